@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The targets, in dependency order:
+//   CLMDB        the C boundary: LMDB as Debian's liblmdb-dev ships it
+//   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors
+//   StrictJSON   the interchange form: a strict JSON parser and the RFC 8785 canonical writer
+//   Domain       the event catalogue: event types, their field rules and the rules that need history
+//   EventLog     the append-only log over LMDB: seq, ids, the hash chain, the stored encoding
+//   Projections  the read models, kept in the log's write transactions, and every query of the spec
+//   VeritrailCLI the `veritrail` commands (parsing and rendering only)
+let package = Package(
+    name: "Veritrail",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "veritrail", targets: ["veritrail"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "StrictJSON"),
+        .target(name: "Domain", dependencies: ["StrictJSON"]),
+        .target(name: "EventLog", dependencies: [
+            "LMDB", "Domain", "StrictJSON",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB", "StrictJSON"]),
+        .target(name: "VeritrailCLI", dependencies: [
+            "Domain", "EventLog", "Projections", "StrictJSON",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
+        .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "VeritrailTests", dependencies: ["Domain", "EventLog", "Projections", "StrictJSON", "VeritrailCLI"]),
+    ]
+)
