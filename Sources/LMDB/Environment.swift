@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+public import Glibc
+#elseif canImport(Darwin)
+public import Darwin
+#endif
+internal import CLMDB
+
+/// An LMDB environment: one memory-mapped file holding any number of named databases.
+///
+/// Open it once per process and share it: it is `Sendable`, and every
+/// transaction runs inside `read` or `write`, which begin and end it around a
+/// closure. That scoping lets the environment own map-size changes, which
+/// LMDB allows only while the process has no transaction open: writes that
+/// fill the map grow it and run again, and a map grown by another process is
+/// adopted, so callers never see `mapFull` or `mapResized`.
+///
+/// Calling `read`, `write` or `openDatabase` from inside a body is not
+/// supported (LMDB allows one write transaction at a time, and without
+/// `.noTLS` one read transaction per thread): use the transaction you were given.
+public final class Environment: @unchecked Sendable {
+    #if canImport(Glibc)
+    /// The permission bits of created files, as `open(2)` takes them.
+    public typealias FileMode = Glibc.mode_t
+    #elseif canImport(Darwin)
+    /// The permission bits of created files, as `open(2)` takes them.
+    public typealias FileMode = Darwin.mode_t
+    #endif
+
+    /// LMDB's environment, closed in `deinit`.
+    private let handle: OpaquePointer
+
+    /// Held shared by transactions and exclusively while the map is resized.
+    private let resizeLock = ReadWriteLock()
+
+    /// The directory (or, with `.noSubdir`, the file) the environment was opened at.
+    public let path: String
+
+    /// Opens the environment in the existing directory `path`, creating
+    /// `data.mdb` and `lock.mdb` with permissions `fileMode` if they are missing.
+    ///
+    /// - Parameters:
+    ///   - mapSize: The initial size of the memory map in bytes, a multiple of
+    ///     the page size. It only bounds the file until the next growth:
+    ///     `write` doubles it whenever it fills.
+    ///   - maxDatabases: How many named databases may be opened.
+    ///   - maxReaders: How many read transactions may be open at once, across processes.
+    ///
+    /// The corresponding C functions are `mdb_env_create`, `mdb_env_set_mapsize`,
+    /// `mdb_env_set_maxdbs`, `mdb_env_set_maxreaders` and `mdb_env_open`.
+    public init(
+        path: String,
+        mapSize: Int = 64 << 20,
+        maxDatabases: UInt32 = 32,
+        maxReaders: UInt32 = 126,
+        flags: EnvironmentFlags = [],
+        fileMode: FileMode = 0o600
+    ) throws(LMDBError) {
+        var created: OpaquePointer?
+        try check(mdb_env_create(&created))
+        let handle = created!
+        do {
+            try check(mdb_env_set_mapsize(handle, mapSize))
+            try check(mdb_env_set_maxdbs(handle, maxDatabases))
+            try check(mdb_env_set_maxreaders(handle, maxReaders))
+            try check(mdb_env_open(handle, path, flags.rawValue, fileMode))
+        } catch {
+            mdb_env_close(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    /// The corresponding C function is `mdb_env_close`.
+    deinit {
+        mdb_env_close(handle)
+    }
+
+    /// The current size of the memory map in bytes; grows as `write` needs.
+    ///
+    /// The corresponding C function is `mdb_env_info`.
+    public var mapSize: Int {
+        var info = MDB_envinfo()
+        // Fails only for a null environment, which `handle` never is.
+        _ = mdb_env_info(handle, &info)
+        return info.me_mapsize
+    }
+
+    /// The longest key (and `dupSort` value) LMDB accepts, in bytes.
+    ///
+    /// The corresponding C function is `mdb_env_get_maxkeysize`.
+    public var maxKeySize: Int {
+        Int(mdb_env_get_maxkeysize(handle))
+    }
+
+    /// Flushes written data to disk; needed for durability only with `.noSync`
+    /// or `.mapAsync`. With `force`, flushes synchronously even then.
+    ///
+    /// The corresponding C function is `mdb_env_sync`.
+    public func sync(force: Bool = true) throws(LMDBError) {
+        try check(mdb_env_sync(handle, force ? 1 : 0))
+    }
+
+    /// Opens the database `name` (`nil` for the environment's main database),
+    /// creating it when `flags` contain `.create`, and returns a handle valid
+    /// for every later transaction. Throws `LMDBError.notFound` when the
+    /// database does not exist and `.create` is absent.
+    ///
+    /// It runs in its own transaction (a write transaction with `.create`,
+    /// read-only otherwise) while no other transaction of this process is open,
+    /// as LMDB requires. Open databases once, not per transaction.
+    ///
+    /// The corresponding C function is `mdb_dbi_open`.
+    public func openDatabase(_ name: String?, flags: DatabaseFlags = []) throws -> Database {
+        try run(readOnly: !flags.contains(.create), exclusive: true) { transaction throws(LMDBError) in
+            try transaction.openDatabase(name, flags: flags)
+        }
+    }
+
+    /// Runs `body` in a read-only transaction (a consistent snapshot) and ends it
+    /// when `body` returns or throws. Buffers read must not escape `body`.
+    ///
+    /// The corresponding C functions are `mdb_txn_begin` with `MDB_RDONLY` and `mdb_txn_commit`/`mdb_txn_abort`.
+    public func read<R>(_ body: (Transaction) throws -> R) throws -> R {
+        try run(readOnly: true, exclusive: false, body)
+    }
+
+    /// Runs `body` in a write transaction, committing it when `body` returns
+    /// and aborting it when `body` throws.
+    ///
+    /// When the map fills (`MDB_MAP_FULL` from any write in `body` or from the
+    /// commit, even if `body` caught it), the transaction is aborted, the map
+    /// size doubled, and `body` run again from the start, so the store never
+    /// stops at a fixed size. `body` must therefore be safe to re-run: keep
+    /// its effects inside the transaction, or make them idempotent.
+    ///
+    /// The corresponding C functions are `mdb_txn_begin`, `mdb_txn_commit`,
+    /// `mdb_txn_abort` and, to grow, `mdb_env_set_mapsize`.
+    public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
+        try run(readOnly: false, exclusive: false, body)
+    }
+
+    /// How one attempt at a transaction ended.
+    private enum Attempt<R> {
+        case finished(R)
+        /// Another process grew the map: adopt its size, then retry.
+        case adoptMapSize
+        /// The map filled at `size` bytes: grow it, then retry.
+        case grow(from: Int)
+    }
+
+    /// Runs attempts until one finishes, resizing the map in between while no
+    /// transaction of this process is open. `exclusive` also keeps other
+    /// transactions out during the attempt (`mdb_dbi_open` needs that).
+    private func run<R>(readOnly: Bool, exclusive: Bool, _ body: (Transaction) throws -> R) throws -> R {
+        while true {
+            let outcome: Attempt<R>
+            if exclusive {
+                outcome = try resizeLock.withExclusive { () throws -> Attempt<R> in try attempt(readOnly: readOnly, body) }
+            } else {
+                outcome = try resizeLock.withShared { () throws -> Attempt<R> in try attempt(readOnly: readOnly, body) }
+            }
+            switch outcome {
+            case .finished(let result):
+                return result
+            case .adoptMapSize:
+                try resizeLock.withExclusive { () throws(LMDBError) in
+                    try check(mdb_env_set_mapsize(handle, 0))
+                }
+            case .grow(let size):
+                try resizeLock.withExclusive { () throws(LMDBError) in
+                    // Another writer of this process may have grown it already.
+                    if mapSize <= size {
+                        try check(mdb_env_set_mapsize(handle, size * 2))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws.
+    private func attempt<R>(readOnly: Bool, _ body: (Transaction) throws -> R) throws -> Attempt<R> {
+        var begun: OpaquePointer?
+        let code = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &begun)
+        if code == MDB_MAP_RESIZED { return .adoptMapSize }
+        try check(code)
+        let transaction = Transaction(environment: self, handle: begun!, isReadOnly: readOnly)
+        let result: R
+        do {
+            result = try body(transaction)
+        } catch {
+            transaction.abort()
+            if transaction.ranOutOfMap { return .grow(from: mapSize) }
+            throw error
+        }
+        if transaction.ranOutOfMap {
+            // `body` swallowed the error, but LMDB will not commit this transaction.
+            transaction.abort()
+            return .grow(from: mapSize)
+        }
+        do {
+            try transaction.commit()
+        } catch {
+            if transaction.ranOutOfMap { return .grow(from: mapSize) }
+            throw error
+        }
+        return .finished(result)
+    }
+}

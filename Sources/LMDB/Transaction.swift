@@ -1,0 +1,199 @@
+internal import CLMDB
+
+/// A transaction: a consistent snapshot to read from and, unless read-only,
+/// a batch of writes that becomes visible atomically when it commits.
+///
+/// `Environment.read` and `Environment.write` create it, pass it to their body
+/// and end it when the body finishes; that scoping is what lets the
+/// environment resize the map safely, so there is no public initializer.
+/// Do not keep it beyond the body: once it has ended, its operations throw
+/// `LMDBError.badTransaction`, and buffers it returned point at pages LMDB may reuse.
+///
+/// It is not `Sendable`: LMDB ties a transaction to the thread that began it.
+public final class Transaction {
+    /// Kept so the environment stays open while this object or its cursors exist.
+    private let environment: Environment
+
+    /// LMDB's transaction, `nil` once committed or aborted.
+    @exclusivity(unchecked)
+    private var handle: OpaquePointer?
+
+    /// True for transactions begun by `Environment.read`.
+    public let isReadOnly: Bool
+
+    /// Set when LMDB reported `MDB_MAP_FULL`: such a transaction can only be
+    /// aborted, and `Environment.write` then grows the map and runs it again
+    /// even if the body caught the error.
+    @exclusivity(unchecked)
+    private(set) var ranOutOfMap = false
+
+    init(environment: Environment, handle: OpaquePointer, isReadOnly: Bool) {
+        self.environment = environment
+        self.handle = handle
+        self.isReadOnly = isReadOnly
+    }
+
+    /// The LMDB transaction, or `LMDBError.badTransaction` once it has ended.
+    var live: OpaquePointer {
+        @inline(__always) get throws(LMDBError) {
+            guard let handle else { throw LMDBError.badTransaction }
+            return handle
+        }
+    }
+
+    /// Whether the transaction has been committed or aborted.
+    var hasEnded: Bool { handle == nil }
+
+    /// `check` for operations that write: remembers a full map for `Environment.write`.
+    @inline(__always)
+    func checkWrite(_ code: Int32) throws(LMDBError) {
+        if code == MDB_MAP_FULL { ranOutOfMap = true }
+        try check(code)
+    }
+
+    /// Makes the writes durable and visible; LMDB frees the transaction even when this fails.
+    ///
+    /// The corresponding C function is `mdb_txn_commit`.
+    func commit() throws(LMDBError) {
+        let handle = try live
+        self.handle = nil
+        try checkWrite(mdb_txn_commit(handle))
+    }
+
+    /// Discards the writes and releases the snapshot.
+    ///
+    /// The corresponding C function is `mdb_txn_abort`.
+    func abort() {
+        guard let handle else { return }
+        self.handle = nil
+        mdb_txn_abort(handle)
+    }
+
+    /// Opens (with `.create`, creates) a database; `Environment.openDatabase` commits it for later transactions.
+    ///
+    /// The corresponding C function is `mdb_dbi_open`.
+    func openDatabase(_ name: String?, flags: DatabaseFlags) throws(LMDBError) -> Database {
+        let txn = try live
+        var dbi: MDB_dbi = 0
+        if let name {
+            try check(mdb_dbi_open(txn, name, flags.rawValue, &dbi))
+        } else {
+            try check(mdb_dbi_open(txn, nil, flags.rawValue, &dbi))
+        }
+        return Database(dbi: dbi)
+    }
+
+    /// The value stored under `key`, or `nil` if there is none.
+    ///
+    /// The buffer points into the memory map, not a copy: it is valid only
+    /// until the transaction ends or its next write, so copy what you keep.
+    ///
+    /// The corresponding C function is `mdb_get`.
+    public func get(_ db: Database, _ key: UnsafeRawBufferPointer) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        var key = MDB_val(key)
+        var value = MDB_val()
+        let code = mdb_get(try live, db.dbi, &key, &value)
+        if code == MDB_NOTFOUND { return nil }
+        try check(code)
+        return value.buffer
+    }
+
+    /// The value stored under `key`, or `nil`; see `get(_:_:)` for how long the buffer lives.
+    ///
+    /// The corresponding C function is `mdb_get`.
+    public func get(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        try key.withUnsafeBufferPointer { (key) throws(LMDBError) in try get(db, UnsafeRawBufferPointer(key)) }
+    }
+
+    /// Stores `value` under `key`, replacing any value unless `flags` say otherwise.
+    /// With `.noOverwrite` an existing key throws `LMDBError.keyExists`.
+    ///
+    /// The corresponding C function is `mdb_put`.
+    public func put(_ db: Database, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: WriteFlags = []) throws(LMDBError) {
+        var key = MDB_val(key)
+        var value = MDB_val(value)
+        try checkWrite(mdb_put(try live, db.dbi, &key, &value, flags.rawValue))
+    }
+
+    /// Stores `value` under `key`; see `put(_:_:_:flags:)`.
+    ///
+    /// The corresponding C function is `mdb_put`.
+    public func put(_ db: Database, _ key: [UInt8], _ value: [UInt8], flags: WriteFlags = []) throws(LMDBError) {
+        try key.withUnsafeBufferPointer { (key) throws(LMDBError) in
+            try value.withUnsafeBufferPointer { (value) throws(LMDBError) in
+                try put(db, UnsafeRawBufferPointer(key), UnsafeRawBufferPointer(value), flags: flags)
+            }
+        }
+    }
+
+    /// Makes room for a `count`-byte value under `key` and returns it for the
+    /// caller to fill, saving the copy `put` makes: encode straight into the map.
+    ///
+    /// Fill the buffer before the next write in this transaction. Not for `dupSort` databases.
+    ///
+    /// The corresponding C function is `mdb_put` with `MDB_RESERVE`.
+    public func reserve(_ db: Database, _ key: UnsafeRawBufferPointer, count: Int, flags: WriteFlags = []) throws(LMDBError) -> UnsafeMutableRawBufferPointer {
+        var key = MDB_val(key)
+        var value = MDB_val(mv_size: count, mv_data: nil)
+        try checkWrite(mdb_put(try live, db.dbi, &key, &value, flags.rawValue | UInt32(MDB_RESERVE)))
+        return UnsafeMutableRawBufferPointer(start: value.mv_data, count: value.mv_size)
+    }
+
+    /// Deletes `key` (in a `dupSort` database, only the pair with `value` when given).
+    /// Returns false when there was nothing to delete.
+    ///
+    /// The corresponding C function is `mdb_del`.
+    @discardableResult
+    public func delete(_ db: Database, _ key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Bool {
+        let txn = try live
+        var key = MDB_val(key)
+        let code: Int32
+        if let value {
+            var value = MDB_val(value)
+            code = mdb_del(txn, db.dbi, &key, &value)
+        } else {
+            code = mdb_del(txn, db.dbi, &key, nil)
+        }
+        if code == MDB_NOTFOUND { return false }
+        try checkWrite(code)
+        return true
+    }
+
+    /// Deletes `key`; see `delete(_:_:value:)`.
+    ///
+    /// The corresponding C function is `mdb_del`.
+    @discardableResult
+    public func delete(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> Bool {
+        try key.withUnsafeBufferPointer { (key) throws(LMDBError) in try delete(db, UnsafeRawBufferPointer(key)) }
+    }
+
+    /// Removes every entry from `db`, keeping the database and its handle.
+    ///
+    /// The corresponding C function is `mdb_drop` with `del` = 0.
+    public func drop(_ db: Database) throws(LMDBError) {
+        try checkWrite(mdb_drop(try live, db.dbi, 0))
+    }
+
+    /// The number of entries in `db` as this transaction sees it. LMDB keeps
+    /// the count in the B-tree's header, so this does not scan.
+    ///
+    /// The corresponding C function is `mdb_stat`.
+    public func count(_ db: Database) throws(LMDBError) -> Int {
+        var stat = MDB_stat()
+        try check(mdb_stat(try live, db.dbi, &stat))
+        return stat.ms_entries
+    }
+
+    /// A new cursor over `db`, positioned nowhere until moved.
+    ///
+    /// The corresponding C function is `mdb_cursor_open`.
+    public func cursor(_ db: Database) throws(LMDBError) -> Cursor {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(try live, db.dbi, &cursor))
+        return Cursor(transaction: self, handle: cursor!)
+    }
+}
+
+/// LMDB transactions belong to the thread that began them.
+@available(*, unavailable)
+extension Transaction: Sendable {}

@@ -1,0 +1,112 @@
+import Foundation
+import LMDB
+import Testing
+
+struct EnvironmentTests {
+    private let value = [UInt8](repeating: 0xAB, count: 4_000)
+
+    @Test func mapGrowsInsideOneWrite() throws {
+        try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
+            let db = try environment.openDatabase(nil)
+            var runs = 0
+            try environment.write { txn throws in
+                runs += 1
+                for i in 0..<2_000 as Range<UInt32> {
+                    try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                }
+            }
+            #expect(runs > 1)
+            #expect(environment.mapSize >= 2_000 * value.count)
+            try environment.read { txn throws in
+                #expect(try txn.count(db) == 2_000)
+                #expect(try UInt32(1_999).withBigEndianBytes { try txn.get(db, $0)?.bytes } == value)
+            }
+        }
+    }
+
+    @Test func mapGrowsAcrossManyWrites() throws {
+        try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
+            let db = try environment.openDatabase("many", flags: .create)
+            for i in 0..<2_000 as Range<UInt32> {
+                try environment.write { txn throws in
+                    try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                }
+            }
+            try environment.read { txn throws in
+                #expect(try txn.count(db) == 2_000)
+                for i in 0..<2_000 as Range<UInt32> {
+                    #expect(try i.withBigEndianBytes { try txn.get(db, $0)?.count } == value.count)
+                }
+            }
+        }
+    }
+
+    @Test func mapGrowsEvenWhenTheBodySwallowsMapFull() throws {
+        try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
+            let db = try environment.openDatabase(nil)
+            try environment.write { txn throws in
+                for i in 0..<500 as Range<UInt32> {
+                    try? i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                }
+            }
+            #expect(try environment.read { try $0.count(db) } == 500)
+        }
+    }
+
+    @Test func readersKeepWorkingWhileAWriterGrowsTheMap() throws {
+        try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
+            let db = try environment.openDatabase(nil)
+            let failures = Failures()
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                do {
+                    for i in 0..<300 as Range<UInt32> {
+                        if worker == 0 {
+                            try environment.write { txn throws in
+                                try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                            }
+                        } else {
+                            try environment.read { txn throws in
+                                let cursor = try txn.cursor(db)
+                                while let entry = try cursor.next() {
+                                    guard entry.value.count == value.count else { throw LMDBError.corrupted }
+                                }
+                            }
+                        }
+                    }
+                } catch {
+                    failures.record(error)
+                }
+            }
+            #expect(failures.errors.isEmpty)
+            #expect(try environment.read { try $0.count(db) } == 300)
+        }
+    }
+
+    @Test func filesAreCreatedOwnerOnly() throws {
+        try withTemporaryEnvironment { _, directory in
+            for name in ["data.mdb", "lock.mdb"] {
+                let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+                let permissions = try #require(attributes[.posixPermissions] as? NSNumber)
+                #expect(permissions.intValue == 0o600, "\(name)")
+            }
+        }
+    }
+
+    @Test func openingAMissingDirectoryFails() {
+        #expect(throws: LMDBError.self) {
+            try Environment(path: "/nonexistent/\(UUID().uuidString)")
+        }
+    }
+}
+
+/// Errors collected from concurrent workers.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [any Error] = []
+
+    func record(_ error: any Error) {
+        lock.withLock { collected.append(error) }
+    }
+
+    var errors: [any Error] { lock.withLock { collected } }
+}
