@@ -1,0 +1,95 @@
+import StrictJSON
+
+/// The interchange form of events (events.md §1): strict decoding of incoming lines, and the canonical
+/// out form that the hash chain, `export` and `log tail --json` share.
+public enum EventJSON {
+    private static let topLevelKeys: Set<String> = ["type", "at", "actor", "data", "id", "seq", "hash"]
+
+    /// Decodes one incoming event from a parsed JSON line, applying every field rule of events.md
+    /// (the rules that need history are `Rules`' job).
+    public static func decode(_ value: JSONValue) throws(EventError) -> IncomingEvent {
+        guard case .object(let object) = value else {
+            throw EventError(type: nil, path: "event", rule: "must be a JSON object, got \(kind(value))")
+        }
+        func member(_ key: String) throws(EventError) -> JSONValue? {
+            guard let v = object.members.first(where: { sameBytes($0.key, key) })?.value else { return nil }
+            if case .null = v { throw EventError(type: nil, path: key, rule: "must not be null (leave the key out instead)") }
+            return v
+        }
+        func string(_ key: String, _ type: EventType?) throws(EventError) -> String? {
+            guard let v = try member(key) else { return nil }
+            guard case .string(let s) = v else { throw EventError(type: type, path: key, rule: "must be a string, got \(kind(v))") }
+            return s
+        }
+
+        guard let typeName = try string("type", nil) else { throw EventError(type: nil, path: "type", rule: "is required") }
+        guard let type = EventType.choices.first(where: { sameBytes($0.rawValue, typeName) }) else {
+            throw EventError(type: nil, path: "type", rule: "must be one of \(listing(EventType.words)), got \(quoted(typeName))")
+        }
+        for m in object.members where !topLevelKeys.contains(m.key) {
+            throw EventError(type: type, path: m.key, rule: "unknown key")
+        }
+        guard let atText = try string("at", type) else { throw EventError(type: type, path: "at", rule: "is required") }
+        guard let at = Timestamp(atText) else {
+            throw EventError(type: type, path: "at",
+                             rule: "must be a UTC time YYYY-MM-DDTHH:MM:SS[.ffffff]Z with a real date, got \(quoted(atText))")
+        }
+        guard let actor = try string("actor", type) else { throw EventError(type: type, path: "actor", rule: "is required") }
+        guard actor == "system" || StringRule.isUsername(actor) else {
+            throw EventError(type: type, path: "actor", rule: "must be a username or \"system\", got \(quoted(actor))")
+        }
+        let id = try string("id", type)
+        if let id, !StringRule.isIdentifier(id, max: 64) {
+            throw EventError(type: type, path: "id", rule: "must be 1–64 characters of A–Z a–z 0–9 . _ : -, got \(quoted(id))")
+        }
+        var claimedSeq: UInt64?
+        if let v = try member("seq") {
+            guard case .number(let n) = v, n.isInteger, let i = n.integerValue, i >= 1 else {
+                throw EventError(type: type, path: "seq", rule: "must be an integer ≥ 1, got \(kind(v))")
+            }
+            claimedSeq = UInt64(i)
+        }
+        var claimedHash: [UInt8]?
+        if let text = try string("hash", type) {
+            guard let bytes = Hex.decode(text) else {
+                throw EventError(type: type, path: "hash", rule: "must be 64 lower-case hex digits, got \(quoted(text))")
+            }
+            claimedHash = bytes
+        }
+        guard let dataValue = try member("data") else { throw EventError(type: type, path: "data", rule: "is required") }
+        guard case .object(let data) = dataValue else {
+            throw EventError(type: type, path: "data", rule: "must be an object, got \(kind(dataValue))")
+        }
+        var source = JSONFieldSource(object: data, path: "data")
+        let payload: Payload
+        do {
+            payload = try Payload.read(type, from: &source)
+            try source.finish()
+            try payload.checkFields()
+        } catch {
+            throw EventError(type: type, field: error)
+        }
+        return IncomingEvent(id: id, at: at, actor: actor, payload: payload, claimedSeq: claimedSeq, claimedHash: claimedHash)
+    }
+
+    /// The canonical out form (events.md §2): `{"actor","at","data","hash"?,"id","seq","type"}` in RFC 8785 form.
+    /// Without `hash` it is what the chain hashes; with it, an exported line.
+    public static func canonical(_ event: Event, seq: UInt64, hash: [UInt8]? = nil) -> [UInt8] {
+        var sink = CanonicalFieldSink(writer: CanonicalJSONWriter())
+        writeCanonical(event, seq: seq, hash: hash, into: &sink)
+        return sink.writer.bytes
+    }
+
+    private static func writeCanonical(_ event: Event, seq: UInt64, hash: [UInt8]?, into sink: inout CanonicalFieldSink) {
+        sink.writer.beginObject()
+        sink.string("actor", event.actor)
+        sink.writer.key("at")
+        sink.writer.string(event.at.description)
+        sink.object("data") { event.payload.write(to: &$0) }
+        if let hash { sink.string("hash", Hex.encode(hash)) }
+        sink.string("id", event.id)
+        sink.integer("seq", Int64(seq))
+        sink.choice("type", event.type)
+        sink.writer.endObject()
+    }
+}

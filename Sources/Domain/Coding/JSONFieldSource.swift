@@ -1,0 +1,199 @@
+import StrictJSON
+
+/// Reads a payload out of parsed JSON, enforcing every field rule of events.md as it goes: types,
+/// lengths, patterns, word lists, ranges, no `null`, and (in `finish`) no unknown keys.
+///
+/// Nested objects are entered through a stack of frames so that error paths read like `data.address.city`.
+struct JSONFieldSource: FieldSource {
+    private struct Frame {
+        var object: JSONObject
+        var path: String
+        /// How many of the object's keys have been asked for and found; when the payload is read, any
+        /// member beyond these is a key the type does not have.
+        var found = 0
+        var asked: [String] = []
+    }
+
+    private var frames: [Frame]
+
+    init(object: JSONObject, path: String) {
+        frames = [Frame(object: object, path: path)]
+    }
+
+    /// Refuses any key of the current object that was not asked for.
+    func finish() throws(FieldError) {
+        let frame = frames[frames.count - 1]
+        guard frame.found < frame.object.members.count else { return }
+        for member in frame.object.members where !frame.asked.contains(where: { sameBytes($0, member.key) }) {
+            throw FieldError(path: join(frame.path, member.key), rule: "unknown key")
+        }
+    }
+
+    private mutating func value(_ key: StaticString) throws(FieldError) -> JSONValue? {
+        let k = key.description
+        frames[frames.count - 1].asked.append(k)
+        let frame = frames[frames.count - 1]
+        guard let member = frame.object.members.first(where: { sameBytes($0.key, k) }) else { return nil }
+        frames[frames.count - 1].found += 1
+        if case .null = member.value {
+            throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
+        }
+        return member.value
+    }
+
+    private func path(_ key: StaticString) -> String { join(frames[frames.count - 1].path, key.description) }
+
+    private func required(_ key: StaticString, _ v: JSONValue?) throws(FieldError) -> JSONValue {
+        guard let v else { throw FieldError(path: path(key), rule: "is required") }
+        return v
+    }
+
+    private func stringValue(_ key: StaticString, _ v: JSONValue) throws(FieldError) -> String {
+        guard case .string(let s) = v else { throw FieldError(path: path(key), rule: "must be a string, got \(kind(v))") }
+        return s
+    }
+
+    private func checked(_ key: StaticString, _ raw: String, _ rule: StringRule) throws(FieldError) -> String {
+        switch rule.apply(to: raw) {
+        case .success(let value): return value
+        case .failure(let broken): throw FieldError(path: path(key), rule: broken.text)
+        }
+    }
+
+    mutating func string(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String {
+        try checked(key, try stringValue(key, try required(key, try value(key))), rule)
+    }
+
+    mutating func optionalString(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String? {
+        guard let v = try value(key) else { return nil }
+        return try checked(key, try stringValue(key, v), rule)
+    }
+
+    private func integerValue(_ key: StaticString, _ v: JSONValue, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64 {
+        guard case .number(let n) = v, n.isInteger else {
+            throw FieldError(path: path(key), rule: "must be an integer (no fraction, no exponent), got \(kind(v))")
+        }
+        guard let i = n.integerValue, range.contains(i) else {
+            throw FieldError(path: path(key), rule: "must be \(range.lowerBound)–\(range.upperBound), got \(n.text)")
+        }
+        return i
+    }
+
+    mutating func integer(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64 {
+        try integerValue(key, try required(key, try value(key)), range)
+    }
+
+    mutating func optionalInteger(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64? {
+        guard let v = try value(key) else { return nil }
+        return try integerValue(key, v, range)
+    }
+
+    private func booleanValue(_ key: StaticString, _ v: JSONValue) throws(FieldError) -> Bool {
+        guard case .bool(let b) = v else { throw FieldError(path: path(key), rule: "must be true or false, got \(kind(v))") }
+        return b
+    }
+
+    mutating func boolean(_ key: StaticString) throws(FieldError) -> Bool {
+        try booleanValue(key, try required(key, try value(key)))
+    }
+
+    mutating func optionalBoolean(_ key: StaticString) throws(FieldError) -> Bool? {
+        guard let v = try value(key) else { return nil }
+        return try booleanValue(key, v)
+    }
+
+    mutating func number(_ key: StaticString, _ range: ClosedRange<Double>) throws(FieldError) -> Double {
+        let v = try required(key, try value(key))
+        guard case .number(let n) = v else { throw FieldError(path: path(key), rule: "must be a number, got \(kind(v))") }
+        let d = n.doubleValue
+        guard d.isFinite, range.contains(d) else {
+            throw FieldError(path: path(key), rule: "must be \(ecmaText(range.lowerBound))…\(ecmaText(range.upperBound)), got \(n.text)")
+        }
+        return d == 0 ? 0 : d
+    }
+
+    private func choiceValue<C: Choice>(_ key: StaticString, _ v: JSONValue) throws(FieldError) -> C {
+        let raw = try stringValue(key, v)
+        guard let c = C.choices.first(where: { sameBytes($0.rawValue, raw) }) else {
+            throw FieldError(path: path(key), rule: "must be \(listing(C.words)), got \(quoted(raw))")
+        }
+        return c
+    }
+
+    mutating func choice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C {
+        try choiceValue(key, try required(key, try value(key)))
+    }
+
+    mutating func optionalChoice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C? {
+        guard let v = try value(key) else { return nil }
+        return try choiceValue(key, v) as C
+    }
+
+    mutating func date(_ key: StaticString) throws(FieldError) -> CalendarDate {
+        let raw = try stringValue(key, try required(key, try value(key)))
+        guard let d = CalendarDate(raw) else {
+            throw FieldError(path: path(key), rule: "must be a date YYYY-MM-DD, got \(quoted(raw))")
+        }
+        return d
+    }
+
+    mutating func month(_ key: StaticString) throws(FieldError) -> Month {
+        let raw = try stringValue(key, try required(key, try value(key)))
+        guard let m = Month(raw) else { throw FieldError(path: path(key), rule: "must be a month YYYY-MM, got \(quoted(raw))") }
+        return m
+    }
+
+    mutating func time(_ key: StaticString) throws(FieldError) -> ClockTime {
+        let raw = try stringValue(key, try required(key, try value(key)))
+        guard let t = ClockTime(raw) else { throw FieldError(path: path(key), rule: "must be a time HH:MM (24 h), got \(quoted(raw))") }
+        return t
+    }
+
+    private mutating func nested<T>(_ key: StaticString, _ v: JSONValue,
+                                    _ body: (inout JSONFieldSource) throws(FieldError) -> T) throws(FieldError) -> T {
+        guard case .object(let o) = v else { throw FieldError(path: path(key), rule: "must be an object, got \(kind(v))") }
+        frames.append(Frame(object: o, path: path(key)))
+        defer { frames.removeLast() }
+        let result = try body(&self)
+        try finish()
+        return result
+    }
+
+    mutating func object<T>(_ key: StaticString, _ body: (inout JSONFieldSource) throws(FieldError) -> T) throws(FieldError) -> T {
+        try nested(key, try required(key, try value(key)), body)
+    }
+
+    mutating func optionalObject<T>(_ key: StaticString, _ body: (inout JSONFieldSource) throws(FieldError) -> T) throws(FieldError) -> T? {
+        guard let v = try value(key) else { return nil }
+        return try nested(key, v, body)
+    }
+
+    mutating func has(_ key: StaticString) -> Bool {
+        let k = key.description
+        return frames[frames.count - 1].object.members.contains { sameBytes($0.key, k) }
+    }
+}
+
+/// `data.address` from `data` and `address`.
+func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+/// What kind of JSON value `v` is, for error messages ("got a number").
+func kind(_ v: JSONValue) -> String {
+    switch v {
+    case .null: "null"
+    case .bool(let b): "\(b)"
+    case .number(let n): n.text
+    case .string(let s): quoted(s)
+    case .array: "an array"
+    case .object: "an object"
+    }
+}
+
+func ecmaText(_ d: Double) -> String { ecmaScriptNumberString(d) }
+
+/// Byte-for-byte equality of two strings: JSON and the spec compare text by scalars, while Swift's `==`
+/// merges canonically equivalent strings (`é` and `e` + U+0301).
+@inline(__always)
+public func sameBytes(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+}

@@ -1,0 +1,48 @@
+/// The stored form of a logged event: what an LMDB record of the log holds.
+///
+/// Replay decodes every record, so this is a compact positional binary form rather than JSON:
+/// `[format 1][type 1][at 8][hash 32][id][actor][payload fields…]` (see `BinaryFieldSink`). `seq` is the
+/// record's key, not part of the value. The chain hash is kept with each event so that `log verify` can
+/// check every link independently and a digest can be answered without recomputing the chain.
+public enum StoredEvent {
+    static let format: UInt8 = 1
+
+    public static func encode(_ event: Event, hash: [UInt8]) -> [UInt8] {
+        var sink = BinaryFieldSink()
+        sink.bytes.reserveCapacity(256)
+        sink.bytes.append(format)
+        sink.bytes.append(event.type.storedIndex)
+        sink.fixed64(UInt64(bitPattern: event.at.microseconds))
+        sink.bytes.append(contentsOf: hash)
+        sink.raw(event.id)
+        sink.raw(event.actor)
+        event.payload.write(to: &sink)
+        return sink.bytes
+    }
+
+    /// Decodes a stored record; the bytes need live only for the call.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, seq: UInt64) throws(FieldError) -> LoggedEvent {
+        var source = BinaryFieldSource(bytes: bytes)
+        guard try source.byte("format") == format else { throw FieldError(path: "format", rule: "unknown stored format") }
+        let type = try source.choice("type", EventType.self)
+        let at = Timestamp(microseconds: Int64(bitPattern: try source.fixed64("at")))
+        let hash = Array(try source.slice("hash", count: 32))
+        let id = try source.raw("id")
+        let actor = try source.raw("actor")
+        let payload = try Payload.read(type, from: &source)
+        guard source.position == bytes.count else { throw FieldError(path: "data", rule: "stored record is damaged") }
+        return LoggedEvent(seq: seq, event: Event(id: id, at: at, actor: actor, payload: payload), hash: hash)
+    }
+
+    /// The chain hash kept in a stored record, without decoding the rest.
+    public static func hash(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard bytes.count >= 42 else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[10..<42])
+    }
+
+    /// The `at` kept in a stored record, without decoding the rest.
+    public static func at(in bytes: UnsafeRawBufferPointer) -> Timestamp? {
+        guard bytes.count >= 10 else { return nil }
+        return Timestamp(microseconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 2, as: Int64.self)))
+    }
+}

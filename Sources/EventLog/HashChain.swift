@@ -1,0 +1,31 @@
+import Crypto
+import Domain
+
+/// The hash chain of events.md §2: `hash(n) = SHA-256(hex(hash(n-1)) ++ "\n" ++ canonical(event n))`,
+/// starting from 32 zero bytes.
+public enum HashChain {
+    public static let genesis = [UInt8](repeating: 0, count: 32)
+
+    /// The chain value after `event` at `seq`, given the value before it.
+    public static func next(after previous: some Sequence<UInt8>, event: Event, seq: UInt64) -> [UInt8] {
+        next(after: previous, canonical: EventJSON.canonical(event, seq: seq))
+    }
+
+    /// The chain value after an event whose canonical form (without `hash`) is `canonical`.
+    public static func next(after previous: some Sequence<UInt8>, canonical: [UInt8]) -> [UInt8] {
+        var hasher = SHA256()
+        var hex = [UInt8](repeating: 0, count: 65)
+        var i = 0
+        for b in previous {
+            hex[i] = hexDigits[Int(b >> 4)]
+            hex[i + 1] = hexDigits[Int(b & 0x0F)]
+            i += 2
+        }
+        hex[64] = 0x0A
+        hasher.update(data: hex)
+        hasher.update(data: canonical)
+        return Array(hasher.finalize())
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}

@@ -1,0 +1,66 @@
+import Domain
+import LMDB
+
+/// Reads the log inside one transaction (a snapshot, or the write transaction that is appending).
+public struct LogReader {
+    let log: EventLog
+    public let transaction: Transaction
+
+    public init(log: EventLog, transaction: Transaction) {
+        self.log = log
+        self.transaction = transaction
+    }
+
+    /// The last event's seq, hash and at.
+    public func head() throws -> LogHead {
+        let cursor = try transaction.cursor(log.events)
+        guard let last = try cursor.last() else { return .empty }
+        guard let seq = UInt64(bigEndianBytes: last.key), let hash = StoredEvent.hash(in: last.value) else {
+            throw StoreError("the log's last record is damaged")
+        }
+        return LogHead(seq: seq, hash: Array(hash), at: StoredEvent.at(in: last.value))
+    }
+
+    /// The seq of the event with this id, if the log holds one.
+    public func seq(forId id: String) throws -> UInt64? {
+        guard let value = try transaction.get(log.ids, Array(id.utf8)) else { return nil }
+        return UInt64(bigEndianBytes: value)
+    }
+
+    /// The event at `seq`, if any.
+    public func event(at seq: UInt64) throws -> LoggedEvent? {
+        let value = try seq.withBigEndianBytes { key in try transaction.get(log.events, key) }
+        guard let value else { return nil }
+        return try decode(value, seq: seq)
+    }
+
+    private func decode(_ bytes: UnsafeRawBufferPointer, seq: UInt64) throws -> LoggedEvent {
+        do {
+            return try StoredEvent.decode(bytes, seq: seq)
+        } catch {
+            throw StoreError("the stored event at seq \(seq) is damaged (\(error))")
+        }
+    }
+
+    /// Calls `body` with every event from `from` through `to` (inclusive), in seq order; `body` returns
+    /// false to stop early.
+    public func forEach(from: UInt64 = 1, through to: UInt64 = .max, _ body: (LoggedEvent) throws -> Bool) throws {
+        try forEachRecord(from: from, through: to) { seq, bytes in try body(try decode(bytes, seq: seq)) }
+    }
+
+    /// Calls `body` with every stored record from `from` through `to` without decoding it.
+    public func forEachRecord(from: UInt64 = 1, through to: UInt64 = .max,
+                              _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool) throws {
+        guard from <= to else { return }
+        let cursor = try transaction.cursor(log.events)
+        var entry = try from.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
+        while let (key, value) = entry {
+            guard let seq = UInt64(bigEndianBytes: key) else { throw StoreError("the log holds a damaged key") }
+            guard seq <= to, try body(seq, value) else { return }
+            entry = try cursor.next()
+        }
+    }
+
+    /// How many events the log holds.
+    public func count() throws -> Int { try transaction.count(log.events) }
+}

@@ -1,0 +1,30 @@
+import Domain
+import LMDB
+
+/// Appends to the log inside one write transaction: assigns `seq` (gap-free, since LMDB runs one write
+/// transaction at a time across processes), chains the hash, and indexes the id.
+public struct LogWriter {
+    public let reader: LogReader
+    public private(set) var head: LogHead
+
+    public init(log: EventLog, transaction: Transaction) throws {
+        reader = LogReader(log: log, transaction: transaction)
+        head = try reader.head()
+    }
+
+    /// Appends `event` at the next seq and returns it logged. The caller has checked it against the rules
+    /// and made sure its id is new.
+    public mutating func append(_ event: Event) throws -> LoggedEvent {
+        let seq = head.seq + 1
+        let hash = HashChain.next(after: head.hash, event: event, seq: seq)
+        let record = StoredEvent.encode(event, hash: hash)
+        let log = reader.log
+        let txn = reader.transaction
+        try seq.withBigEndianBytes { key in
+            try record.withUnsafeBytes { value in try txn.put(log.events, key, value, flags: [.append]) }
+            try txn.put(log.ids, Array(event.id.utf8), Array(UnsafeRawBufferPointer(key)), flags: [.noOverwrite])
+        }
+        head = LogHead(seq: seq, hash: hash, at: event.at)
+        return LoggedEvent(seq: seq, event: event, hash: hash)
+    }
+}

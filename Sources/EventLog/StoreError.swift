@@ -1,0 +1,14 @@
+import LMDB
+
+/// A store that can not be opened, read or written (cli.md §6: exit 74).
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public init(_ error: LMDBError, doing what: String) {
+        message = "\(what): \(error)"
+    }
+
+    public var description: String { message }
+}
