@@ -745,6 +745,24 @@ def replay_small(s):
         "accounts": {"accounts": [{"username": "admin"}, {"username": "ines"}]}, "goals": {"admin": {}, "ines": {}}})
 
 
+@scenario
+def idempotent_ids(s):
+    s.init()
+    s.user("01T09:00:00", "ines")
+    s.ev("20T10:00:05", "ines", "scan.recorded", scanId="s1", code="C1", productName="Widget", category="Toys",
+         result="authentic", mode="single", source="camera", flash=False)
+    # the same event again under the same id, spelled differently: a no-op, not a second event
+    s.events.append({"data": {"flash": False, "source": "camera", "mode": "single", "result": "authentic", "category": " Toys",
+                              "productName": "Widget\u00a0", "code": "C1", "scanId": "s1"},
+                     "actor": "ines", "at": "2026-11-20T10:00:05.000Z", "type": "scan.recorded", "id": s.events[-1]["id"]})
+    s.scan("20T10:00:06", "ines", "s2", code="C1")
+    now = "2026-11-20T12:00:00Z"
+    s.q("log-status", ["log", "status"], now=now, hand={"events": 5, "head": {"seq": 5}, "lastAt": "2026-11-20T10:00:06Z",
+                                                           "byType": {"account.registered": 2, "passcode.set": 1, "scan.recorded": 2}})
+    s.q("history", ["history"], now=now, hand={"total": 2, "items": [{"scanId": "s2", "seenBefore": 1}, {"scanId": "s1", "seenBefore": 0}]})
+    s.q("replay-as-of-3", ["replay"], asOf="3", hand={"asOf": {"seq": 3, "at": "2026-11-01T09:00:00Z"}, "stats": {"total": 0}})
+
+
 # ============================================================================ main
 
 

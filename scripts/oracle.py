@@ -195,6 +195,10 @@ def _pairs(pairs):
     return d
 
 
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
 def _check_no_null_surrogate(v, path="event"):
     if v is None:
         raise ValueError(f"{path}: null is not allowed")
@@ -224,7 +228,7 @@ def read_ndjson(path):
         if line.strip(" \t\r") == "":
             continue
         try:
-            obj = json.loads(line, object_pairs_hook=_pairs)
+            obj = json.loads(line, object_pairs_hook=_pairs, parse_constant=_no_constant)
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
             _check_no_null_surrogate(obj)
