@@ -8,6 +8,7 @@ import PackageDescription
 //   Domain       the event catalogue: event types, their field rules and the rules that need history
 //   EventLog     the append-only log over LMDB: seq, ids, the hash chain, the stored encoding
 //   Projections  the read models, kept in the log's write transactions, and every query of the spec
+//   Engine       one store: appends through the rules and the models in one transaction, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
 let package = Package(
     name: "Veritrail",
@@ -28,9 +29,13 @@ let package = Package(
             "LMDB", "Domain", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB", "StrictJSON"]),
+        .target(name: "Projections", dependencies: [
+            "Domain", "EventLog", "LMDB", "StrictJSON",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "Engine", dependencies: ["Domain", "EventLog", "Projections", "LMDB", "StrictJSON"]),
         .target(name: "VeritrailCLI", dependencies: [
-            "Domain", "EventLog", "Projections", "StrictJSON",
+            "Domain", "Engine", "EventLog", "Projections", "StrictJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -38,6 +43,6 @@ let package = Package(
         .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "VeritrailTests", dependencies: ["Domain", "EventLog", "Projections", "StrictJSON", "VeritrailCLI"]),
+        .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON", "VeritrailCLI"]),
     ]
 )

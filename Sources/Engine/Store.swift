@@ -1,0 +1,72 @@
+import Domain
+import EventLog
+import LMDB
+import Projections
+
+/// One Veritrail store: the event log and its read models in one LMDB environment.
+public final class Store: @unchecked Sendable {
+    public let log: EventLog
+    let modelDatabases: [Database]
+
+    /// Opens the store in `directory`; with `create`, makes it when missing (directory 0700, files 0600).
+    public init(directory: String, create: Bool) throws {
+        log = try EventLog(directory: directory, create: create)
+        do {
+            modelDatabases = try StoredTables.openDatabases(in: log.environment, create: create)
+        } catch {
+            throw StoreError("can not open the read models in \(directory): \(error)")
+        }
+    }
+
+    /// Runs `body` in one write transaction: everything it appends commits together, or nothing does when
+    /// it throws. `body` may run more than once (when the store grows), so keep its effects in the store.
+    public func write<R>(_ body: (inout Appender) throws -> R) throws -> R {
+        try log.environment.write { txn in
+            let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases))
+            var appender = Appender(writer: try LogWriter(log: log, transaction: txn), models: models)
+            let result = try body(&appender)
+            try models.flush()
+            return result
+        }
+    }
+
+    /// Runs `body` on a consistent snapshot of the log and its stored read models.
+    public func read<R>(_ body: (LogReader, Models) throws -> R) throws -> R {
+        try log.environment.read { txn in
+            try body(LogReader(log: log, transaction: txn), Models(tables: StoredTables(transaction: txn, databases: modelDatabases)))
+        }
+    }
+
+    /// Recomputes every read model from the log, in one transaction; returns how many events it applied.
+    @discardableResult
+    public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> UInt64 {
+        try log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: modelDatabases)
+            try tables.dropAll()
+            let models = Models(tables: tables)
+            var count: UInt64 = 0
+            try LogReader(log: log, transaction: txn).forEach { logged in
+                try models.apply(logged)
+                count += 1
+                if count % 65_536 == 0 { progress(count) }
+                return true
+            }
+            try models.flush()
+            return count
+        }
+    }
+
+    /// Replays the events of a prefix of the log into in-memory models: those with `seq ≤ through` and
+    /// `at ≤ notAfter` (a prefix, since time never runs backwards in the log).
+    public static func replay(_ reader: LogReader, through: UInt64, notAfter: Timestamp?) throws -> (models: Models, last: LoggedEvent?) {
+        let models = Models(tables: MemoryTables())
+        var last: LoggedEvent?
+        try reader.forEach(through: through) { logged in
+            if let notAfter, logged.event.at > notAfter { return false }
+            try models.apply(logged)
+            last = logged
+            return true
+        }
+        return (models, last)
+    }
+}

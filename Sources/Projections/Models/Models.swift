@@ -1,0 +1,338 @@
+import Crypto
+import Domain
+
+/// The read models over a set of tables: typed access with a write-back cache, how each event changes
+/// them (`apply`), and what the rules need to know (`RuleState`).
+///
+/// Hot records (accounts, stats, months, totals) are decoded once and kept until `flush`, so importing a
+/// million scans does not decode the acting account a million times.
+public final class Models: RuleState {
+    public let tables: ModelTables
+    private var accountCache: [String: AccountRecord] = [:]
+    private var statsCache: [String: StatsRecord] = [:]
+    private var monthCache: [[UInt8]: UserMonthRecord] = [:]
+    private var dirtyAccounts: Set<String> = []
+    private var dirtyStats: Set<String> = []
+    private var dirtyMonths: Set<[UInt8]> = []
+    private var cachedTotals: LogTotals?
+    private var totalsDirty = false
+
+    public init(tables: ModelTables) {
+        self.tables = tables
+    }
+
+    // MARK: Typed access
+
+    public func account(_ username: String) throws -> AccountRecord? {
+        if let cached = accountCache[username] { return cached }
+        let record = try tables.withValue(.accounts, Array(username.utf8)) { bytes in
+            try bytes.map { b throws(FieldError) in try AccountRecord(decoding: b) }
+        }
+        if let record { accountCache[username] = record }
+        return record
+    }
+
+    func put(_ record: AccountRecord) {
+        accountCache[record.username] = record
+        dirtyAccounts.insert(record.username)
+    }
+
+    /// Every account, by username.
+    public func allAccounts() throws -> [AccountRecord] {
+        var stored: [String: AccountRecord] = [:]
+        try tables.forEach(.accounts, prefix: []) { key, value in
+            let name = String(decoding: key, as: UTF8.self)
+            stored[name] = try AccountRecord(decoding: value)
+            return true
+        }
+        for (name, record) in accountCache { stored[name] = record }
+        return stored.values.sorted { $0.username.utf8.lexicographicallyPrecedes($1.username.utf8) }
+    }
+
+    public func stats(_ key: String) throws -> StatsRecord {
+        if let cached = statsCache[key] { return cached }
+        let record = try tables.withValue(.stats, Array(key.utf8)) { bytes in
+            try bytes.map { b throws(FieldError) in try StatsRecord(decoding: b) }
+        } ?? StatsRecord()
+        statsCache[key] = record
+        return record
+    }
+
+    /// The stats key of one actor's scans ("" is every scan).
+    static func statsKey(actor: String?) -> String { actor.map { "@" + $0 } ?? "" }
+
+    private func update(stats key: String, _ change: (inout StatsRecord) -> Void) throws {
+        var record = try stats(key)
+        change(&record)
+        statsCache[key] = record
+        dirtyStats.insert(key)
+    }
+
+    static func monthKey(_ username: String, _ month: Month) -> [UInt8] {
+        var key = Array(username.utf8)
+        key.append(0)
+        UInt32(month.index).withBigEndianBytes { key.append(contentsOf: $0) }
+        return key
+    }
+
+    public func userMonth(_ username: String, _ month: Month) throws -> UserMonthRecord? {
+        let key = Models.monthKey(username, month)
+        if let cached = monthCache[key] { return cached }
+        let record = try tables.withValue(.userMonths, key) { bytes in
+            try bytes.map { b throws(FieldError) in try UserMonthRecord(decoding: b) }
+        }
+        if let record { monthCache[key] = record }
+        return record
+    }
+
+    private func update(_ username: String, _ month: Month, _ change: (inout UserMonthRecord) -> Void) throws {
+        var record = try userMonth(username, month) ?? UserMonthRecord()
+        change(&record)
+        let key = Models.monthKey(username, month)
+        monthCache[key] = record
+        dirtyMonths.insert(key)
+    }
+
+    /// The months for which `username` has a record, newest first.
+    public func months(of username: String) throws -> [Month] {
+        var prefix = Array(username.utf8)
+        prefix.append(0)
+        var months: Set<Int> = []
+        try tables.forEach(.userMonths, prefix: prefix) { key, _ in
+            months.insert(Models.monthIndex(key, after: prefix.count))
+            return true
+        }
+        for key in monthCache.keys where key.starts(with: prefix) {
+            months.insert(Models.monthIndex(key, after: prefix.count))
+        }
+        return months.sorted(by: >).map(Month.init(index:))
+    }
+
+    /// The month in a `userMonths` key, after the username and its 0 byte.
+    private static func monthIndex(_ key: [UInt8], after start: Int) -> Int {
+        Int(key[start...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    }
+
+    public func totals() throws -> LogTotals {
+        if let cachedTotals { return cachedTotals }
+        let record = try tables.withValue(.meta, Array("totals".utf8)) { bytes in
+            try bytes.map { b throws(FieldError) in try LogTotals(decoding: b) }
+        } ?? LogTotals()
+        cachedTotals = record
+        return record
+    }
+
+    private func updateTotals(_ change: (inout LogTotals) -> Void) throws {
+        var record = try totals()
+        change(&record)
+        cachedTotals = record
+        totalsDirty = true
+    }
+
+    /// Writes every changed record to the tables.
+    public func flush() throws {
+        for name in dirtyAccounts { try tables.put(.accounts, Array(name.utf8), accountCache[name]!.encoded()) }
+        for key in dirtyStats { try tables.put(.stats, Array(key.utf8), statsCache[key]!.encoded()) }
+        for key in dirtyMonths { try tables.put(.userMonths, key, monthCache[key]!.encoded()) }
+        if totalsDirty, let cachedTotals { try tables.put(.meta, Array("totals".utf8), cachedTotals.encoded()) }
+        dirtyAccounts = []
+        dirtyStats = []
+        dirtyMonths = []
+        totalsDirty = false
+    }
+
+    // MARK: Scans
+
+    static func ordinalKey(_ ordinal: UInt32) -> [UInt8] { ordinal.bigEndianBytes }
+
+    public func scanCount() throws -> UInt32 { try totals().scans }
+
+    /// Calls `body` with the stored row of scan `ordinal` (1-based).
+    func withScanRow<R>(_ ordinal: UInt32, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try tables.withValue(.scans, Models.ordinalKey(ordinal)) { bytes in
+            guard let bytes else { throw FieldError(path: "scan \(ordinal)", rule: "missing from the read models") }
+            return try body(bytes)
+        }
+    }
+
+    public func scanRow(_ ordinal: UInt32) throws -> ScanRow {
+        try withScanRow(ordinal) { bytes in try ScanRow(decoding: bytes) }
+    }
+
+    public func scanOrdinal(_ scanId: String) throws -> UInt32? {
+        try tables.withValue(.scanIds, Array(scanId.utf8)) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } }
+    }
+
+    /// How many scans `actor` recorded.
+    public func scanCount(actor: String) throws -> UInt32 { UInt32(try stats(Models.statsKey(actor: actor)).total) }
+
+    static func actorScanKey(_ actor: String, _ n: UInt32) -> [UInt8] {
+        var key = Array(actor.utf8)
+        key.append(0)
+        key.append(contentsOf: n.bigEndianBytes)
+        return key
+    }
+
+    /// The ordinal of `actor`'s `n`-th scan (1-based).
+    public func scanOrdinal(actor: String, _ n: UInt32) throws -> UInt32 {
+        try tables.withValue(.scansByActor, Models.actorScanKey(actor, n)) { bytes in
+            guard let bytes, let ordinal = UInt32(bigEndianBytes: bytes) else {
+                throw FieldError(path: "scansByActor", rule: "missing from the read models")
+            }
+            return ordinal
+        }
+    }
+
+    static func digestKey(_ text: String, bytes: Int) -> [UInt8] {
+        Array(SHA256.hash(data: Array(text.utf8)).prefix(bytes))
+    }
+
+    // MARK: RuleState
+
+    public func accountFacts(_ username: String) throws -> AccountFacts? { try account(username)?.facts }
+
+    public func emailOwner(_ email: String) throws -> String? {
+        try tables.withValue(.emails, Models.digestKey(CaseFolding.lowercased(email), bytes: 32)) { bytes in
+            bytes.map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    public func scanIsReported(_ scanId: String) throws -> Bool? {
+        guard let ordinal = try scanOrdinal(scanId) else { return nil }
+        return try withScanRow(ordinal) { bytes in try ScanRowHeader(bytes).isReported }
+    }
+
+    static func sessionKey(_ username: String, _ sessionId: String) -> [UInt8] {
+        var key = Array(username.utf8)
+        key.append(0)
+        key.append(contentsOf: sessionId.utf8)
+        return key
+    }
+
+    public func hasSession(username: String, sessionId: String) throws -> Bool {
+        try tables.withValue(.sessions, Models.sessionKey(username, sessionId)) { $0 != nil }
+    }
+
+    public func activeAdminCount() throws -> Int { try totals().activeAdmins }
+
+    public func lastAt() throws -> Timestamp? { try totals().lastAt }
+
+    // MARK: Applying events
+
+    /// Changes the models by one event that has passed the rules and is in the log at `logged.seq`.
+    public func apply(_ logged: LoggedEvent) throws {
+        let e = logged.event
+        try updateTotals { t in
+            t.events += 1
+            if t.firstAt == nil { t.firstAt = e.at }
+            t.lastAt = e.at
+            t.byType[Int(e.type.storedIndex)] += 1
+        }
+        switch e.payload {
+        case .accountRegistered(let p):
+            put(AccountRecord(registered: p, at: e.at, by: e.actor))
+            try tables.put(.emails, Models.digestKey(CaseFolding.lowercased(p.email), bytes: 32), Array(p.username.utf8))
+            if p.role == .admin { try updateTotals { $0.activeAdmins += 1 } }
+
+        case .accountUpdated(let p):
+            guard var a = try account(p.username) else { return }
+            if let v = p.name { a.name = v }
+            if let v = p.phone { a.phone = v }
+            if let v = p.website { a.website = v }
+            if let v = p.address { a.address = v }
+            if let v = p.geo { a.geo = v }
+            if let v = p.company { a.company = v }
+            put(a)
+
+        case .accountDeleted(let p):
+            guard var a = try account(p.username) else { return }
+            a.deleted = true
+            put(a)
+            try tables.delete(.emails, Models.digestKey(CaseFolding.lowercased(a.email), bytes: 32))
+            if a.role == .admin { try updateTotals { $0.activeAdmins -= 1 } }
+
+        case .passcodeSet(let p):
+            guard var a = try account(p.username) else { return }
+            a.lockout.passcodeSet(at: e.at)
+            put(a)
+
+        case .passcodeAttempted(let p):
+            guard var a = try account(p.username) else { return }
+            a.lockout.attempt(p.outcome, at: e.at)
+            put(a)
+
+        case .scanRecorded(let p):
+            try applyScan(p, logged: logged)
+
+        case .counterfeitReported(let p):
+            guard let ordinal = try scanOrdinal(p.scanId) else { return }
+            var row = try scanRow(ordinal)
+            row.report = ScanRow.Report(reason: p.reason, message: p.message, at: e.at, by: e.actor)
+            try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
+            try update(stats: Models.statsKey(actor: nil)) { $0.reported += 1 }
+            try update(stats: Models.statsKey(actor: row.actor)) { $0.reported += 1 }
+
+        case .settingsChanged(let p):
+            guard var a = try account(p.username) else { return }
+            if let v = p.flash { a.settings.flash = v }
+            if let v = p.captureMode { a.settings.captureMode = v }
+            if let v = p.historyWindow { a.settings.historyWindow = v }
+            if let v = p.color { a.settings.color = v }
+            put(a)
+
+        case .searchPerformed(let p):
+            guard var a = try account(p.username) else { return }
+            let folded = CaseFolding.lowercasedUTF8(p.query)
+            a.searches.removeAll { CaseFolding.lowercasedUTF8($0) == folded }
+            a.searches.insert(p.query, at: 0)
+            if a.searches.count > 10 { a.searches.removeLast(a.searches.count - 10) }
+            put(a)
+
+        case .statusChanged(let p):
+            guard var a = try account(p.username) else { return }
+            a.statusHistory.append(AccountRecord.StatusEntry(status: p.status, at: e.at, by: e.actor, note: p.note))
+            put(a)
+
+        case .fitnessUpdated(let p):
+            guard var a = try account(p.username) else { return }
+            a.fitness = AccountRecord.Fitness(bodyType: p.bodyType, heightInches: p.heightInches)
+            put(a)
+
+        case .goalSet(let p):
+            try update(p.username, p.month) { $0.targets[Int(p.metric.storedIndex)] = p.target }
+
+        case .sessionRecorded(let p):
+            try tables.put(.sessions, Models.sessionKey(p.username, p.sessionId), [])
+            let summary = UserMonthRecord.SessionSummary(seq: logged.seq, session: p)
+            try update(p.username, p.date.month) { m in
+                m.jumps += p.jumps
+                m.calories += p.calories
+                if m.lastSession.map({ summary.isAfter($0) }) ?? true { m.lastSession = summary }
+            }
+        }
+    }
+
+    private func applyScan(_ p: ScanRecorded, logged: LoggedEvent) throws {
+        let e = logged.event
+        let codeKey = Models.digestKey(p.code, bytes: 16)
+        let seen = try tables.withValue(.codes, codeKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
+        try tables.put(.codes, codeKey, (seen + 1).bigEndianBytes)
+        var ordinal: UInt32 = 0
+        try updateTotals { t in
+            t.scans += 1
+            ordinal = t.scans
+        }
+        let row = ScanRow(seq: logged.seq, at: e.at, actor: e.actor, scan: p, seenBefore: Int(seen))
+        try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
+        try tables.put(.scanIds, Array(p.scanId.utf8), ordinal.bigEndianBytes)
+        let isCounterfeit = p.result == .counterfeit
+        try update(stats: Models.statsKey(actor: nil)) { $0.add(category: p.category, counterfeit: isCounterfeit, at: e.at) }
+        var n: UInt32 = 0
+        try update(stats: Models.statsKey(actor: e.actor)) { s in
+            s.add(category: p.category, counterfeit: isCounterfeit, at: e.at)
+            n = UInt32(s.total)
+        }
+        try tables.put(.scansByActor, Models.actorScanKey(e.actor, n), ordinal.bigEndianBytes)
+        try update(e.actor, e.at.month) { $0.scans += 1 }
+    }
+}
