@@ -9,8 +9,8 @@ public final class Store: @unchecked Sendable {
     let modelDatabases: [Database]
 
     /// Opens the store in `directory`; with `create`, makes it when missing (directory 0700, files 0600).
-    public init(directory: String, create: Bool) throws {
-        log = try EventLog(directory: directory, create: create)
+    public init(directory: String, create: Bool, mapSize: Int = 1 << 32) throws {
+        log = try EventLog(directory: directory, create: create, mapSize: mapSize)
         do {
             modelDatabases = try StoredTables.openDatabases(in: log.environment, create: create)
         } catch {

@@ -25,14 +25,16 @@ public final class EventLog: @unchecked Sendable {
 
     /// Opens the store in `directory`. With `create`, makes the directory (0700) and the store's files (0600)
     /// when missing; without, a missing store is an error.
-    public init(directory: String, create: Bool) throws(StoreError) {
+    /// The map starts at `mapSize` (virtual memory only; the file grows as it fills) and doubles whenever
+    /// it is full, so a store never stops at a fixed size.
+    public init(directory: String, create: Bool, mapSize: Int = 1 << 32) throws(StoreError) {
         if !EventLog.exists(at: directory) {
             guard create else { throw StoreError("no store at \(directory) (create one with `veritrail init` or `veritrail import`)") }
             try EventLog.makeDirectory(directory)
         }
         self.directory = directory
         do {
-            environment = try Environment(path: directory, mapSize: 64 << 20, maxDatabases: 32, maxReaders: 126,
+            environment = try Environment(path: directory, mapSize: mapSize, maxDatabases: 32, maxReaders: 126,
                                           flags: [.noReadAhead], fileMode: 0o600)
         } catch {
             throw StoreError(error, doing: "can not open the store at \(directory)")

@@ -2,11 +2,11 @@
 ///
 /// The bytes were checked when they were written, so no rule is applied again; a truncated or malformed
 /// record (a damaged store) is reported as a `FieldError` on the field where reading failed.
-struct BinaryFieldSource: FieldSource {
-    let bytes: UnsafeRawBufferPointer
-    var position: Int
+public struct BinaryFieldSource: FieldSource {
+    public let bytes: UnsafeRawBufferPointer
+    public var position: Int
 
-    init(bytes: UnsafeRawBufferPointer, position: Int = 0) {
+    public init(bytes: UnsafeRawBufferPointer, position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
@@ -15,13 +15,13 @@ struct BinaryFieldSource: FieldSource {
         FieldError(path: key.description, rule: "stored record is damaged")
     }
 
-    mutating func byte(_ key: StaticString) throws(FieldError) -> UInt8 {
+    public mutating func byte(_ key: StaticString) throws(FieldError) -> UInt8 {
         guard position < bytes.count else { throw damaged(key) }
         defer { position += 1 }
         return bytes[position]
     }
 
-    mutating func varint(_ key: StaticString) throws(FieldError) -> UInt64 {
+    public mutating func varint(_ key: StaticString) throws(FieldError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -33,18 +33,18 @@ struct BinaryFieldSource: FieldSource {
         }
     }
 
-    mutating func signed(_ key: StaticString) throws(FieldError) -> Int64 {
+    public mutating func signed(_ key: StaticString) throws(FieldError) -> Int64 {
         let v = try varint(key)
         return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }
 
-    mutating func fixed64(_ key: StaticString) throws(FieldError) -> UInt64 {
+    public mutating func fixed64(_ key: StaticString) throws(FieldError) -> UInt64 {
         guard position + 8 <= bytes.count else { throw damaged(key) }
         defer { position += 8 }
         return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
     }
 
-    mutating func raw(_ key: StaticString) throws(FieldError) -> String {
+    public mutating func raw(_ key: StaticString) throws(FieldError) -> String {
         let count = Int(try varint(key))
         guard count <= bytes.count - position else { throw damaged(key) }
         defer { position += count }
@@ -52,27 +52,27 @@ struct BinaryFieldSource: FieldSource {
     }
 
     /// The next `count` bytes, without copying.
-    mutating func slice(_ key: StaticString, count: Int) throws(FieldError) -> UnsafeRawBufferPointer {
+    public mutating func slice(_ key: StaticString, count: Int) throws(FieldError) -> UnsafeRawBufferPointer {
         guard count <= bytes.count - position else { throw damaged(key) }
         defer { position += count }
         return UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
     }
 
-    mutating func string(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String { try raw(key) }
+    public mutating func string(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String { try raw(key) }
 
-    mutating func optionalString(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String? {
+    public mutating func optionalString(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String? {
         try byte(key) == 0 ? nil : try raw(key)
     }
 
-    mutating func integer(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64 { try signed(key) }
+    public mutating func integer(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64 { try signed(key) }
 
-    mutating func optionalInteger(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64? {
+    public mutating func optionalInteger(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64? {
         try byte(key) == 0 ? nil : try signed(key)
     }
 
-    mutating func boolean(_ key: StaticString) throws(FieldError) -> Bool { try byte(key) != 0 }
+    public mutating func boolean(_ key: StaticString) throws(FieldError) -> Bool { try byte(key) != 0 }
 
-    mutating func optionalBoolean(_ key: StaticString) throws(FieldError) -> Bool? {
+    public mutating func optionalBoolean(_ key: StaticString) throws(FieldError) -> Bool? {
         switch try byte(key) {
         case 0: nil
         case 1: false
@@ -80,36 +80,36 @@ struct BinaryFieldSource: FieldSource {
         }
     }
 
-    mutating func number(_ key: StaticString, _ range: ClosedRange<Double>) throws(FieldError) -> Double {
+    public mutating func number(_ key: StaticString, _ range: ClosedRange<Double>) throws(FieldError) -> Double {
         let d = Double(bitPattern: try fixed64(key))
         guard d.isFinite else { throw damaged(key) }
         return d
     }
 
-    mutating func choice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C {
+    public mutating func choice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C {
         let i = Int(try byte(key))
         guard i < C.choices.count else { throw damaged(key) }
         return C.choices[i]
     }
 
-    mutating func optionalChoice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C? {
+    public mutating func optionalChoice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C? {
         let i = Int(try byte(key))
         guard i > 0 else { return nil }
         guard i <= C.choices.count else { throw damaged(key) }
         return C.choices[i - 1]
     }
 
-    mutating func date(_ key: StaticString) throws(FieldError) -> CalendarDate { CalendarDate(dayNumber: Int(try signed(key))) }
-    mutating func month(_ key: StaticString) throws(FieldError) -> Month { Month(index: Int(try signed(key))) }
-    mutating func time(_ key: StaticString) throws(FieldError) -> ClockTime { ClockTime(minutes: Int(try signed(key))) }
+    public mutating func date(_ key: StaticString) throws(FieldError) -> CalendarDate { CalendarDate(dayNumber: Int(try signed(key))) }
+    public mutating func month(_ key: StaticString) throws(FieldError) -> Month { Month(index: Int(try signed(key))) }
+    public mutating func time(_ key: StaticString) throws(FieldError) -> ClockTime { ClockTime(minutes: Int(try signed(key))) }
 
-    mutating func object<T>(_ key: StaticString, _ body: (inout BinaryFieldSource) throws(FieldError) -> T) throws(FieldError) -> T {
+    public mutating func object<T>(_ key: StaticString, _ body: (inout BinaryFieldSource) throws(FieldError) -> T) throws(FieldError) -> T {
         try body(&self)
     }
 
-    mutating func optionalObject<T>(_ key: StaticString, _ body: (inout BinaryFieldSource) throws(FieldError) -> T) throws(FieldError) -> T? {
+    public mutating func optionalObject<T>(_ key: StaticString, _ body: (inout BinaryFieldSource) throws(FieldError) -> T) throws(FieldError) -> T? {
         try byte(key) == 0 ? nil : try body(&self)
     }
 
-    mutating func has(_ key: StaticString) -> Bool { false }
+    public mutating func has(_ key: StaticString) -> Bool { false }
 }

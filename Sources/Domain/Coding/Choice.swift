@@ -7,7 +7,7 @@ public protocol Choice: RawRepresentable, Hashable, Sendable where RawValue == S
 }
 
 extension Choice {
-    var storedIndex: UInt8 { UInt8(Self.choices.firstIndex(of: self)!) }
+    public var storedIndex: UInt8 { UInt8(Self.choices.firstIndex(of: self)!) }
 
     static var words: [String] { choices.map(\.rawValue) }
 }

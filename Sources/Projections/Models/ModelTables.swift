@@ -15,7 +15,7 @@ public enum ModelTable: Int, CaseIterable, Sendable {
     case scansByActor
     /// SHA-256 of a code (first 16 bytes) → how many scans had that code
     case codes
-    /// "" (all scans) or "@" ++ actor → `StatsRecord`
+    /// "*" (all scans) or "@" ++ actor → `StatsRecord`
     case stats
     /// username ++ 0 ++ month (4 bytes big-endian) → `UserMonthRecord`
     case userMonths

@@ -59,7 +59,7 @@ public final class Models: RuleState {
     }
 
     /// The stats key of one actor's scans ("" is every scan).
-    static func statsKey(actor: String?) -> String { actor.map { "@" + $0 } ?? "" }
+    static func statsKey(actor: String?) -> String { actor.map { "@" + $0 } ?? "*" }
 
     private func update(stats key: String, _ change: (inout StatsRecord) -> Void) throws {
         var record = try stats(key)

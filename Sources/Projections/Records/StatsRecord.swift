@@ -1,6 +1,6 @@
 import Domain
 
-/// Running scan counts, over all scans (key "") or one actor's: what `stats` answers without walking scans.
+/// Running scan counts, over all scans (key "*") or one actor's: what `stats` answers without walking scans.
 public struct StatsRecord: Sendable, Equatable {
     public var total = 0
     public var counterfeit = 0

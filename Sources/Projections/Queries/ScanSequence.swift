@@ -1,0 +1,90 @@
+import Domain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The scans a query looks at, in log order: all scans, or one actor's. Position `i` (1-based) maps to a
+/// scan ordinal; since time never runs backwards in the log, `at` never decreases with the position, so a
+/// time window is a range of positions found by binary search.
+struct ScanSequence {
+    let models: Models
+    let actor: String?
+    let count: UInt32
+
+    init(models: Models, actor: String?) throws {
+        self.models = models
+        self.actor = actor
+        count = try actor.map { try models.scanCount(actor: $0) } ?? models.scanCount()
+    }
+
+    func ordinal(at position: UInt32) throws -> UInt32 {
+        guard let actor else { return position }
+        return try models.scanOrdinal(actor: actor, position)
+    }
+
+    func at(_ position: UInt32) throws -> Timestamp {
+        try models.withScanRow(try ordinal(at: position)) { ScanRowHeader.at($0) }
+    }
+
+    /// The first position whose scan is at or after `bound` (`strictly`: after it); `count + 1` if none.
+    func firstPosition(after bound: Timestamp, strictly: Bool) throws -> UInt32 {
+        var low: UInt32 = 1, high = count + 1
+        while low < high {
+            let mid = low + (high - low) / 2
+            let t = try at(mid)
+            if strictly ? t > bound : t >= bound { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+
+    /// The first position inside `window` at `now` (projections.md §0): `today` is the UTC date of `now`,
+    /// `7d`/`30d`/`90d` are `now − N days < at`. Every kept scan is at or before `now`.
+    func firstPosition(in window: HistoryWindow, now: Timestamp) throws -> UInt32 {
+        switch window {
+        case .all: return 1
+        case .today: return try firstPosition(after: now.date.start, strictly: false)
+        case .sevenDays: return try firstPosition(after: now.adding(seconds: -7 * 86_400), strictly: true)
+        case .thirtyDays: return try firstPosition(after: now.adding(seconds: -30 * 86_400), strictly: true)
+        case .ninetyDays: return try firstPosition(after: now.adding(seconds: -90 * 86_400), strictly: true)
+        }
+    }
+
+    /// How many scans fall in `window` at `now`.
+    func count(in window: HistoryWindow, now: Timestamp) throws -> Int {
+        Int(count + 1 - (try firstPosition(in: window, now: now)))
+    }
+}
+
+/// A substring search over a row's lower-cased search text (see `ScanRow`).
+struct SearchNeedle {
+    let bytes: [UInt8]
+
+    init(_ text: String) { bytes = CaseFolding.lowercasedUTF8(text) }
+
+    /// Whether any field contains the needle. Fields are separated by 0 bytes, so a needle without a 0
+    /// byte can only match inside one field; a needle with one is checked field by field.
+    func matches(_ searchText: UnsafeRawBufferPointer) -> Bool {
+        if bytes.isEmpty { return true }
+        if !bytes.contains(0) {
+            return bytes.withUnsafeBytes { contains(searchText, $0) }
+        }
+        return searchText.split(separator: 0, omittingEmptySubsequences: false).contains { field in
+            Array(field).firstRange(of: bytes) != nil
+        }
+    }
+
+    /// Whether `haystack` contains `needle` (non-empty): `memchr` to each candidate first byte, then `memcmp`.
+    private func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
+        guard needle.count <= haystack.count, let base = haystack.baseAddress, let n = needle.baseAddress else { return false }
+        let first = Int32(needle[0])
+        var offset = 0
+        let lastStart = haystack.count - needle.count
+        while offset <= lastStart {
+            guard let hit = memchr(base + offset, first, lastStart - offset + 1) else { return false }
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + at, n, needle.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
+    }
+}

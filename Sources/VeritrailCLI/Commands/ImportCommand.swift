@@ -1,0 +1,72 @@
+import ArgumentParser
+import Domain
+import Engine
+import EventLog
+import StrictJSON
+
+/// `import FILE|-`: appends NDJSON events all or nothing (cli.md §2).
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Append the events of an NDJSON file (or - for stdin), all or nothing.",
+        discussion: """
+        Every line is checked against every rule of the event catalogue; one bad line refuses the whole file
+        and writes nothing. Exported lines (with seq and hash) restore a store bit for bit.
+        Example: veritrail import Events/demo.ndjson --store /tmp/demo
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"))
+    var file: String
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try runReporting {
+            let reader = try LineReader(path: file)
+            let store = try Store(directory: global.storeDirectory, create: true)
+            let progress = Progress(label: "importing", enabled: !global.json && Output.stderrIsTerminal)
+            let (appended, existing, head) = try store.write { appender in
+                reader.rewind()
+                var appended = 0, existing = 0
+                while try reader.next({ line in
+                    guard !isBlank(line) else { return }
+                    let incoming = try decodeLine(line, number: reader.lineNumber)
+                    do {
+                        switch try appender.append(incoming) {
+                        case .appended: appended += 1
+                        case .existing: existing += 1
+                        }
+                    } catch let e as EventError {
+                        throw Failure.refused("line \(reader.lineNumber): \(e)")
+                    }
+                    progress.tick(appended + existing)
+                }) {}
+                return (appended, existing, appender.head)
+            }
+            progress.finish()
+            if global.json {
+                Output.json(J.object([("appended", J.int(appended)), ("existing", J.int(existing)),
+                                      ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))
+            } else {
+                let already = existing > 0 ? " (\(existing) already in the log)" : ""
+                Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already); head \(head.digest)")
+            }
+        }
+    }
+}
+
+/// Parses and decodes one NDJSON line, naming the line in any refusal.
+func decodeLine(_ line: UnsafeRawBufferPointer, number: Int) throws -> IncomingEvent {
+    let value: JSONValue
+    do {
+        value = try JSONValue.parse(line)
+    } catch {
+        throw Failure.refused("line \(number): not valid JSON: \(error)")
+    }
+    do {
+        return try EventJSON.decode(value)
+    } catch {
+        throw Failure.refused("line \(number): \(error)")
+    }
+}

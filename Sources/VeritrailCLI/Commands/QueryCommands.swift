@@ -1,0 +1,171 @@
+import ArgumentParser
+import Domain
+import Engine
+import Projections
+import StrictJSON
+
+/// Answers one projection: opens the store, settles the clock and the kept events (projections.md §0),
+/// checks the viewer, and prints the JSON (`--json`) or the human form.
+func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue) -> String = Human.render,
+            _ body: (QueryContext, String?) throws -> JSONValue) throws {
+    try runReporting {
+        let store = try global.openStore()
+        let viewer = global.actingUser
+        let result = try store.query(asOf: clock.asOfValue, now: clock.nowValue, fallbackNow: environmentNow) { context in
+            if let viewer { _ = try context.activeAccount(viewer) }
+            return try body(context, viewer)
+        }
+        if global.json { Output.json(result) } else { Output.print(human(result)) }
+    }
+}
+
+extension HistoryWindow: ExpressibleByArgument {}
+extension CustomerStatus: ExpressibleByArgument {}
+extension HistoryQuery.ResultFilter: ExpressibleByArgument {}
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "The scan list, newest first, with filters and search.",
+        discussion: "Example: veritrail history --type failed --window 7d --search serum --store /tmp/demo"
+    )
+    @Option(help: "all, success (authentic) or failed (counterfeit).") var type: HistoryQuery.ResultFilter = .all
+    @Option(help: "today, 7d, 30d, 90d or all (default: the viewer's setting, else all).") var window: HistoryWindow?
+    @Option(help: "Only this category (exact).") var category: String?
+    @Option(help: "Text to look for in the scan's fields, case-insensitively.") var search: String?
+    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @Option(help: "How many scans (1–1000).") var limit: Int = 50
+    @Option(help: "How many to skip.") var offset: Int = 0
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1–1000, got \(limit)") }
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, got \(offset)") }
+    }
+
+    func run() throws {
+        var query = HistoryQuery()
+        query.type = type; query.window = window; query.category = category; query.search = search
+        query.by = by; query.limit = limit; query.offset = offset
+        try answer(global, clock) { context, viewer in try query.answer(context, viewer: viewer) }
+    }
+}
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "One scan as the history shows it.", discussion: "Example: veritrail show s-0001 --store /tmp/demo")
+    @Argument(help: ArgumentHelp("The scan id.", valueName: "scan-id")) var scanId: String
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try showScan(scanId, context) } }
+}
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "The home screen's numbers: totals, windows, categories and the recent scans.",
+        discussion: "Example: veritrail stats --by ines --store /tmp/demo")
+    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try stats(by: by, context) } }
+}
+
+struct LockoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lockout", abstract: "The passcode gate of one account, or of every account.",
+        discussion: "Example: veritrail lockout ines --store /tmp/demo")
+    @Argument(help: ArgumentHelp("The account (default: every account).", valueName: "user")) var user: String?
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try lockout(user, context) } }
+}
+
+struct CustomersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "customers", abstract: "The customers and their process status, with the status colours.",
+        discussion: "Example: veritrail customers --status ONBOARDED --store /tmp/demo")
+    @Option(help: "Only customers with this status.") var status: CustomerStatus?
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try customers(status: status, context) } }
+}
+
+struct CustomerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "customer", abstract: "One customer.", subcommands: [Show.self])
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every registered detail of a customer, with its status history.",
+            discussion: "Example: veritrail customer show mlopez --store /tmp/demo")
+        @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
+        @OptionGroup var clock: ClockOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws { try answer(global, clock) { context, _ in try customerShow(user, context) } }
+    }
+}
+
+struct GoalsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goals", abstract: "Monthly goal progress with the goal ring.",
+        discussion: "Example: veritrail goals tom --month 2026-10 --store /tmp/demo")
+    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+    @Option(help: ArgumentHelp("The month (default: the month of now).", valueName: "YYYY-MM")) var month: String?
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let month, Month(month) == nil { throw ValidationError("--month must be YYYY-MM, got \"\(month)\"") }
+    }
+
+    func run() throws {
+        try answer(global, clock) { context, _ in try goals(user, month: month.flatMap { Month($0) }, context) }
+    }
+}
+
+struct AccountsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accounts", abstract: "Every account, deleted ones too.", discussion: "Example: veritrail accounts --store /tmp/demo")
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try accounts(context) } }
+}
+
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings", abstract: "An account's scanner and history settings.",
+        discussion: "Example: veritrail settings ines --store /tmp/demo")
+    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try settings(user, context) } }
+}
+
+struct SearchesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "searches", abstract: "An account's last 10 distinct searches, newest first.",
+        discussion: "Example: veritrail searches ines --store /tmp/demo")
+    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try searches(user, context) } }
+}
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay", abstract: "The auditor's view: every projection at once, as of a seq or a time.",
+        discussion: "Example: veritrail replay --as-of 2026-11-01T00:00:00Z --store /tmp/demo --json")
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws { try answer(global, clock) { context, _ in try replay(context) } }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Domain
+import EventLog
+import LMDB
+import Projections
+
+/// A refusal with its exit code (cli.md §6) and a message that says what was wrong and what to do.
+struct Failure: Error, CustomStringConvertible {
+    var code: Int32
+    var message: String
+
+    static let usage: Int32 = 64
+    static let refused: Int32 = 65
+    static let storeFailed: Int32 = 74
+    static let notAllowed: Int32 = 77
+
+    static func usage(_ m: String) -> Failure { Failure(code: usage, message: m) }
+    static func refused(_ m: String) -> Failure { Failure(code: refused, message: m) }
+    static func notAllowed(_ m: String) -> Failure { Failure(code: notAllowed, message: m) }
+
+    var description: String { message }
+
+    /// The failure for any error a command body throws: each kind of error maps to one exit code.
+    static func from(_ error: Error) -> Failure {
+        switch error {
+        case let f as Failure: return f
+        case let e as EventError: return .refused(e.description)
+        case let q as QueryError:
+            switch q {
+            case .usage(let m): return .usage(m)
+            case .refused(let m): return .refused(m)
+            }
+        case let s as StoreError: return Failure(code: storeFailed, message: s.message)
+        case let l as LMDBError: return Failure(code: storeFailed, message: "the store failed: \(l)")
+        case let f as FieldError: return Failure(code: storeFailed, message: "the store is damaged: \(f)")
+        default: return Failure(code: storeFailed, message: "\(error)")
+        }
+    }
+}
+
+/// Runs a command's body: a failure is printed on stderr (`veritrail: …`) and becomes its exit code.
+func runReporting(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        let failure = Failure.from(error)
+        Output.error(failure.message)
+        throw ExitCode(failure.code)
+    }
+}

@@ -1,0 +1,3 @@
+import VeritrailCLI
+
+Veritrail.main()
