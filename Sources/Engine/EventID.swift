@@ -1,6 +1,6 @@
 /// Ids the log assigns to events that come without one: random (version 4) UUIDs in lower case.
-enum EventID {
-    static func random() -> String {
+public enum EventID {
+    public static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         bytes[6] = bytes[6] & 0x0F | 0x40

@@ -254,6 +254,7 @@ public final class Models: RuleState {
         case .passcodeSet(let p):
             guard var a = try account(p.username) else { return }
             a.lockout.passcodeSet(at: e.at)
+            a.credential = p.credential
             put(a)
 
         case .passcodeAttempted(let p):

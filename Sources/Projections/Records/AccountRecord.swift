@@ -16,6 +16,8 @@ public struct AccountRecord: Sendable, Equatable {
     public var registeredBy: String
     public var deleted = false
     public var lockout = Lockout()
+    /// The passcode's PBKDF2 credential (never the passcode), for the CLI to check an attempt against.
+    public var credential: Credential?
     public var statusHistory: [StatusEntry] = []
     public var fitness: Fitness?
     public var settings = Settings()
@@ -40,6 +42,8 @@ public struct AccountRecord: Sendable, Equatable {
         public var captureMode = CaptureMode.single
         public var historyWindow = HistoryWindow.thirtyDays
         public var color = ScannerColor.white
+
+        public init() {}
     }
 
     /// The customer's current status: the last entry of its history.
@@ -71,6 +75,7 @@ extension AccountRecord {
         s.optionalInteger("", lockout.lockedUntil?.microseconds); s.optionalInteger("", lockout.unlockedUntil?.microseconds)
         s.optionalInteger("", lockout.lastAttemptAt?.microseconds); s.optionalChoice("", lockout.lastOutcome)
         s.varint(UInt64(lockout.granted)); s.varint(UInt64(lockout.denied)); s.varint(UInt64(lockout.locked))
+        s.optionalObject("", credential) { s, v in v.write(to: &s) }
         s.varint(UInt64(statusHistory.count))
         for entry in statusHistory {
             s.choice("", entry.status); s.signed(entry.at.microseconds); s.raw(entry.by); s.optionalString("", entry.note)
@@ -100,6 +105,7 @@ extension AccountRecord {
         lockout.lastOutcome = try s.optionalChoice("lastOutcome", AttemptOutcome.self)
         lockout.granted = Int(try s.varint("granted")); lockout.denied = Int(try s.varint("denied"))
         lockout.locked = Int(try s.varint("locked"))
+        credential = try s.optionalObject("credential") { (s: inout BinaryFieldSource) throws(FieldError) in try Credential(from: &s) }
         let statusCount = Int(try s.varint("statusHistory"))
         statusHistory.reserveCapacity(statusCount)
         for _ in 0..<statusCount {

@@ -27,7 +27,7 @@ struct LogCommand: ParsableCommand {
                     let head = try reader.head()
                     return logStatus(try models.totals(), headSeq: head.seq, headHash: head.hash)
                 }
-                if global.json { Output.json(status) } else { Output.print(Human.render(status)) }
+                if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
             }
         }
     }

@@ -6,22 +6,23 @@ import StrictJSON
 
 /// Answers one projection: opens the store, settles the clock and the kept events (projections.md §0),
 /// checks the viewer, and prints the JSON (`--json`) or the human form.
-func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue) -> String = Human.render,
+func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue, Timestamp) -> String = Human.render,
             _ body: (QueryContext, String?) throws -> JSONValue) throws {
     try runReporting {
         let store = try global.openStore()
         let viewer = global.actingUser
-        let result = try store.query(asOf: clock.asOfValue, now: clock.nowValue, fallbackNow: environmentNow) { context in
+        let (result, now) = try store.query(asOf: clock.asOfValue, now: clock.nowValue, fallbackNow: environmentNow) { context in
             if let viewer { _ = try context.activeAccount(viewer) }
-            return try body(context, viewer)
+            return (try body(context, viewer), context.now)
         }
-        if global.json { Output.json(result) } else { Output.print(human(result)) }
+        if global.json { Output.json(result) } else { Output.print(human(result, now)) }
     }
 }
 
 extension HistoryWindow: ExpressibleByArgument {}
 extension CustomerStatus: ExpressibleByArgument {}
 extension HistoryQuery.ResultFilter: ExpressibleByArgument {}
+extension GoalRing.View: ExpressibleByArgument {}
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,7 +49,7 @@ struct HistoryCommand: ParsableCommand {
         var query = HistoryQuery()
         query.type = type; query.window = window; query.category = category; query.search = search
         query.by = by; query.limit = limit; query.offset = offset
-        try answer(global, clock) { context, viewer in try query.answer(context, viewer: viewer) }
+        try answer(global, clock, human: Human.history) { context, viewer in try query.answer(context, viewer: viewer) }
     }
 }
 
@@ -70,7 +71,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock) { context, _ in try stats(by: by, context) } }
+    func run() throws { try answer(global, clock, human: Human.stats) { context, _ in try stats(by: by, context) } }
 }
 
 struct LockoutCommand: ParsableCommand {
@@ -81,7 +82,7 @@ struct LockoutCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock) { context, _ in try lockout(user, context) } }
+    func run() throws { try answer(global, clock, human: Human.lockout) { context, _ in try lockout(user, context) } }
 }
 
 struct CustomersCommand: ParsableCommand {
@@ -92,12 +93,13 @@ struct CustomersCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock) { context, _ in try customers(status: status, context) } }
+    func run() throws { try answer(global, clock, human: Human.customers) { context, _ in try customers(status: status, context) } }
 }
 
 struct CustomerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "customer", abstract: "One customer.", subcommands: [Show.self])
+        commandName: "customer", abstract: "One customer: show it, or move it to another status.",
+        subcommands: [Show.self, CustomerStatusCommand.self])
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -117,6 +119,7 @@ struct GoalsCommand: ParsableCommand {
         discussion: "Example: veritrail goals tom --month 2026-10 --store /tmp/demo")
     @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
     @Option(help: ArgumentHelp("The month (default: the month of now).", valueName: "YYYY-MM")) var month: String?
+    @Option(help: "The ring to draw: progress, last-session or remaining.") var view: GoalRing.View = .progress
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -125,7 +128,9 @@ struct GoalsCommand: ParsableCommand {
     }
 
     func run() throws {
-        try answer(global, clock) { context, _ in try goals(user, month: month.flatMap { Month($0) }, context) }
+        try answer(global, clock, human: { GoalRing.render($0, view: view, now: $1) }) { context, _ in
+            try goals(user, month: month.flatMap { Month($0) }, context)
+        }
     }
 }
 
@@ -135,18 +140,24 @@ struct AccountsCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock) { context, _ in try accounts(context) } }
+    func run() throws { try answer(global, clock, human: Human.accounts) { context, _ in try accounts(context) } }
 }
 
 struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "settings", abstract: "An account's scanner and history settings.",
-        discussion: "Example: veritrail settings ines --store /tmp/demo")
-    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
-    @OptionGroup var clock: ClockOptions
-    @OptionGroup var global: GlobalOptions
+        commandName: "settings", abstract: "An account's scanner and history settings: show them, or set yours.",
+        subcommands: [Show.self, SettingsSetCommand.self], defaultSubcommand: Show.self)
 
-    func run() throws { try answer(global, clock) { context, _ in try settings(user, context) } }
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "An account's scanner and history settings.",
+            discussion: "Example: veritrail settings ines --store /tmp/demo")
+        @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+        @OptionGroup var clock: ClockOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws { try answer(global, clock) { context, _ in try settings(user, context) } }
+    }
 }
 
 struct SearchesCommand: ParsableCommand {

@@ -32,6 +32,11 @@ enum Output {
         bytes.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
     }
 
+    /// A question on stderr, without a line end.
+    static func prompt(_ text: String) {
+        Array(text.utf8).withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+    }
+
     static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < buffer.count {

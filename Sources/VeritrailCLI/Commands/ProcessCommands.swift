@@ -1,0 +1,201 @@
+import ArgumentParser
+import Domain
+import Engine
+import Projections
+import StrictJSON
+
+extension GoalMetric: ExpressibleByArgument {}
+
+/// `customer status USER STATUS [--note N]`: an admin moves a customer to another status.
+struct CustomerStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Move a customer to another process status (admin).",
+        discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample: veritrail customer status mlopez ONBOARDED --note \"called back\" --as admin")
+    @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
+    @Argument(help: ArgumentHelp("The new status.", valueName: "status")) var status: CustomerStatus
+    @Option(help: "A note.") var note: String?
+    @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try runReporting {
+            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let actor = try writer.actor()
+            let logged = try writer.append(unlocking: actor) { at, _ in
+                var data = DataFields()
+                data.set("username", user); data.set("status", status.rawValue); data.set("note", note)
+                return [try EventBuilder.event(.statusChanged, actor: actor, at: at, data: data.pairs)]
+            }
+            writer.report(logged, "\(user) is now \(status.rawValue)")
+        }
+    }
+}
+
+/// `settings set`: your scanner and history settings.
+struct SettingsSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Change your settings: flash, capture mode, history window, colour.",
+        discussion: "Example: veritrail settings set --flash on --history-window 7d --as ines")
+    @Option(help: "on or off: flash always on.") var flash: OnOff?
+    @Option(help: "single or batch.") var captureMode: CaptureMode?
+    @Option(help: "today, 7d, 30d, 90d or all.") var historyWindow: HistoryWindow?
+    @Option(help: "white (the only colour for now).") var color: ScannerColor?
+    @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
+    @OptionGroup var global: GlobalOptions
+
+    enum OnOff: String, ExpressibleByArgument { case on, off }
+
+    func run() throws {
+        try runReporting {
+            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let actor = try writer.actor()
+            let logged = try writer.append(unlocking: actor) { at, _ in
+                var data = DataFields()
+                data.set("username", actor); data.set("flash", flash.map { $0 == .on })
+                data.set("captureMode", captureMode?.rawValue); data.set("historyWindow", historyWindow?.rawValue)
+                data.set("color", color?.rawValue)
+                return [try EventBuilder.event(.settingsChanged, actor: actor, at: at, data: data.pairs)]
+            }
+            writer.report(logged, "changed the settings of \(actor)")
+        }
+    }
+}
+
+extension ScannerColor: ExpressibleByArgument {}
+
+/// `search QUERY`: records the search, then answers like `history --search`. Needs no passcode.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search your history (the search is remembered in `searches`).",
+        discussion: "Example: veritrail search serum --as ines")
+    @Argument(help: ArgumentHelp("The text to look for.", valueName: "query")) var query: String
+    @Option(help: "today, 7d, 30d, 90d or all (default: your setting).") var window: HistoryWindow?
+    @Option(help: "How many scans (1–1000).") var limit: Int = 50
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1–1000, got \(limit)") }
+    }
+
+    func run() throws {
+        try runReporting {
+            let writer = WriteCommand(global: global, passcodeStdin: false)
+            let actor = try writer.actor()
+            try writer.append(unlocking: nil) { at, _ in
+                [try EventBuilder.event(.searchPerformed, actor: actor, at: at,
+                                        data: [("username", J.string(actor)), ("query", J.string(query))])]
+            }
+            var history = HistoryQuery()
+            history.search = query; history.window = window; history.limit = limit
+            let (result, now) = try global.openStore().query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
+                (try history.answer(context, viewer: actor), context.now)
+            }
+            if global.json { Output.json(result) } else { Output.print(Human.history(result, now: now)) }
+        }
+    }
+}
+
+/// `fitness set`: body type and height, which a calorie goal needs.
+struct FitnessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fitness", abstract: "Your fitness profile.", subcommands: [Set.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set your body type (0 smallest … 2 largest) and height in inches (36–96).",
+            discussion: "Example: veritrail fitness set --body-type 1 --height-inches 70 --as tom")
+        @Option(help: "0, 1 or 2.") var bodyType: Int64
+        @Option(help: "36–96.") var heightInches: Int64
+        @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try runReporting {
+                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let actor = try writer.actor()
+                let logged = try writer.append(unlocking: actor) { at, _ in
+                    [try EventBuilder.event(.fitnessUpdated, actor: actor, at: at, data: [
+                        ("username", J.string(actor)), ("bodyType", J.int(bodyType)), ("heightInches", J.int(heightInches)),
+                    ])]
+                }
+                writer.report(logged, "updated the fitness profile of \(actor)")
+            }
+        }
+    }
+}
+
+/// `goal set`: a monthly goal for one metric (0 turns it off for the month).
+struct GoalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goal", abstract: "Your monthly goals.", subcommands: [Set.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a monthly goal: jumps, calories or scans (a target of 0 turns the metric off).",
+            discussion: "Example: veritrail goal set --metric jumps --target 30000 --month 2026-11 --as tom")
+        @Option(help: "jumps, calories or scans.") var metric: GoalMetric
+        @Option(help: "0–100000000.") var target: Int64
+        @Option(help: ArgumentHelp("The month (default: this month).", valueName: "YYYY-MM")) var month: String?
+        @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if let month, Month(month) == nil { throw ValidationError("--month must be YYYY-MM, got \"\(month)\"") }
+        }
+
+        func run() throws {
+            try runReporting {
+                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let actor = try writer.actor()
+                let logged = try writer.append(unlocking: actor) { at, _ in
+                    [try EventBuilder.event(.goalSet, actor: actor, at: at, data: [
+                        ("username", J.string(actor)), ("month", J.string(month ?? at.month.description)),
+                        ("metric", J.string(metric.rawValue)), ("target", J.int(target)),
+                    ])]
+                }
+                writer.report(logged, "set the \(metric.rawValue) goal of \(actor) to \(target)")
+            }
+        }
+    }
+}
+
+/// `session record`: one jump session.
+struct SessionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session", abstract: "Jump sessions.", subcommands: [Record.self])
+
+    struct Record: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a jump session (yours, or anyone's as an admin).",
+            discussion: "Example: veritrail session record --park Plainfield --start 13:00 --end 14:00 --jumps 8798 --calories 521 --as tom")
+        @Option(help: ArgumentHelp("Whose session (default: yours).", valueName: "user")) var user: String?
+        @Option(help: "The session id (default: a new one).") var sessionId: String?
+        @Option(help: ArgumentHelp("The date (default: today).", valueName: "YYYY-MM-DD")) var date: String?
+        @Option(help: "The park.") var park: String
+        @Option(help: ArgumentHelp("Start time.", valueName: "HH:MM")) var start: String
+        @Option(help: ArgumentHelp("End time.", valueName: "HH:MM")) var end: String
+        @Option(help: "Jumps.") var jumps: Int64
+        @Option(help: "Calories.") var calories: Int64
+        @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try runReporting {
+                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let actor = try writer.actor()
+                let id = sessionId ?? "ses-" + EventID.random().prefix(8)
+                let logged = try writer.append(unlocking: actor) { at, _ in
+                    [try EventBuilder.event(.sessionRecorded, actor: actor, at: at, data: [
+                        ("username", J.string(user ?? actor)), ("sessionId", J.string(id)),
+                        ("date", J.string(date ?? at.date.description)), ("park", J.string(park)), ("startTime", J.string(start)),
+                        ("endTime", J.string(end)), ("jumps", J.int(jumps)), ("calories", J.int(calories)),
+                    ])]
+                }
+                writer.report(logged, "recorded session \(id)")
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the terminal allows: colour (only on a terminal, never with `NO_COLOR`) and its width.
+enum Terminal {
+    static let colors: Bool = Output.stdoutIsTerminal && environment("NO_COLOR") == nil && environment("TERM") != "dumb"
+
+    /// The width of stdout's terminal, or 100 when it is not one.
+    static var width: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
+        if let columns = environment("COLUMNS").flatMap({ Int($0) }), columns > 20 { return columns }
+        return 100
+    }
+
+    enum Color: String {
+        case red = "31", green = "32", yellow = "33", blue = "34", gray = "90", lightRed = "91", lightGreen = "92"
+        case darkGreen = "38;5;22", midGreen = "38;5;34", bold = "1"
+    }
+
+    static func paint(_ text: String, _ color: Color) -> String {
+        colors ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The terminal colour of a status colour name of projections.md §4.
+    static func statusColor(_ name: String) -> Color {
+        switch name {
+        case "yellow": .yellow
+        case "light-red": .lightRed
+        case "light-green": .lightGreen
+        case "mid-green": .midGreen
+        case "dark-green": .darkGreen
+        default: .red
+        }
+    }
+}
