@@ -10,6 +10,16 @@ import StrictJSON
 struct WriteCommand {
     let global: GlobalOptions
     let passcodeStdin: Bool
+    /// The one store of this process: LMDB allows an environment to be opened once per process.
+    let store: Store
+
+    init(global: GlobalOptions, passcodeStdin: Bool) throws {
+        self.global = global
+        self.passcodeStdin = passcodeStdin
+        store = try global.openStore()
+    }
+
+    var gate: Gate { Gate(store: store, reader: PasscodeReader(fromStdin: passcodeStdin)) }
 
     /// The acting user (`--as` or `VERITRAIL_USER`), required for writing.
     func actor() throws -> String {
@@ -24,7 +34,6 @@ struct WriteCommand {
     @discardableResult
     func append(unlocking: String?, dryRunOnly: Bool = false,
                 _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> [LoggedSummary] {
-        let store = try global.openStore()
         // A dry run: the events pass every rule against the current state, or the command stops here.
         do {
             try store.write { appender in
@@ -37,7 +46,7 @@ struct WriteCommand {
             throw WriteCommand.failure(e)
         }
         if dryRunOnly { return [] }
-        if let unlocking { try Gate(store: store, reader: PasscodeReader(fromStdin: passcodeStdin)).ensureUnlocked(unlocking) }
+        if let unlocking { try gate.ensureUnlocked(unlocking) }
         do {
             return try store.write { appender in
                 let at = EventBuilder.stamp(after: appender.head.at)

@@ -82,7 +82,7 @@ struct RegisterCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = global.actingUser ?? username
             var data = DataFields()
             data.set("username", username); data.set("role", role.rawValue); data.set("email", email)
@@ -130,7 +130,7 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
                 var data = DataFields()
                 data.set("username", user)
@@ -156,7 +156,7 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
                 let make: (Timestamp, Models) throws -> [IncomingEvent] = { at, _ in
                     var data = DataFields()

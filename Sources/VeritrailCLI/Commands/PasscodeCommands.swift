@@ -26,12 +26,12 @@ struct PasscodeCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
                 let target = user ?? actor
                 let reader = PasscodeReader(fromStdin: passcodeStdin)
-                let store = try global.openStore()
-                let gate = Gate(store: store, reader: reader)
+                let store = writer.store
+                let gate = writer.gate
                 let placeholder = Credential(hash: Base64.encode([UInt8](repeating: 0, count: 32)), iterations: 100_000,
                                              salt: Base64.encode([UInt8](repeating: 0, count: 16)))
                 // Check who may before asking anything.
@@ -70,12 +70,12 @@ struct UnlockCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
             let reader = PasscodeReader(fromStdin: passcodeStdin)
             guard reader.canRead else { throw Failure.usage("a passcode is read from a terminal or with --passcode-stdin") }
             guard let passcode = try reader.read("Passcode for \(actor): ") else { throw Failure.notAllowed("no passcode given") }
-            try Gate(store: try global.openStore(), reader: reader).attempt(actor, passcode: passcode)
+            try writer.gate.attempt(actor, passcode: passcode)
             if global.json {
                 Output.json(J.object([("username", J.string(actor)), ("state", J.string("unlocked"))]))
             } else {

@@ -20,7 +20,7 @@ struct CustomerStatusCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
             let logged = try writer.append(unlocking: actor) { at, _ in
                 var data = DataFields()
@@ -49,7 +49,7 @@ struct SettingsSetCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
             let logged = try writer.append(unlocking: actor) { at, _ in
                 var data = DataFields()
@@ -82,7 +82,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = WriteCommand(global: global, passcodeStdin: false)
+            let writer = try WriteCommand(global: global, passcodeStdin: false)
             let actor = try writer.actor()
             try writer.append(unlocking: nil) { at, _ in
                 [try EventBuilder.event(.searchPerformed, actor: actor, at: at,
@@ -90,7 +90,7 @@ struct SearchCommand: ParsableCommand {
             }
             var history = HistoryQuery()
             history.search = query; history.window = window; history.limit = limit
-            let (result, now) = try global.openStore().query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
+            let (result, now) = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
                 (try history.answer(context, viewer: actor), context.now)
             }
             if global.json { Output.json(result) } else { Output.print(Human.history(result, now: now)) }
@@ -114,7 +114,7 @@ struct FitnessCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
                 let logged = try writer.append(unlocking: actor) { at, _ in
                     [try EventBuilder.event(.fitnessUpdated, actor: actor, at: at, data: [
@@ -148,7 +148,7 @@ struct GoalCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
                 let logged = try writer.append(unlocking: actor) { at, _ in
                     [try EventBuilder.event(.goalSet, actor: actor, at: at, data: [
@@ -184,7 +184,7 @@ struct SessionCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
                 let id = sessionId ?? "ses-" + EventID.random().prefix(8)
                 let logged = try writer.append(unlocking: actor) { at, _ in

@@ -48,7 +48,7 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
             if let batch {
                 let rows = try BatchFile.read(batch)
@@ -100,7 +100,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
             let logged = try writer.append(unlocking: actor) { at, _ in
                 var data = DataFields()

@@ -139,7 +139,7 @@ enum Human {
             let color: Terminal.Color = state == "locked" ? .red : state == "unlocked" ? .green : .gray
             var until = ""
             if state == "locked" { until = "locked, in \(int(a["remainingSeconds"])) s" }
-            if state == "unlocked" { until = "open until " + relative(a["unlockedUntil"], now: now) }
+            if state == "unlocked" { until = "open, closes " + relative(a["unlockedUntil"], now: now) }
             let last = a["lastAttemptAt"].map { relative($0, now: now) + " (" + scalar(a["lastOutcome"]) + ")" } ?? "—"
             table.add(Table.Cell(scalar(a["username"])), Table.Cell(state, color), Table.Cell("\(int(a["attemptsLeft"]))"),
                       Table.Cell(until), Table.Cell(a["lastAttemptAt"] == .null ? "—" : last))
