@@ -48,10 +48,8 @@ public struct Gazetteer: Sendable {
 
     /// Loads a gazetteer TSV.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LoadError.unreadable(path: path)
-        }
-        try self.init(bytes: [UInt8](data))
+        guard let bytes = readFile(path) else { throw LoadError.unreadable(path: path) }
+        try self.init(bytes: bytes)
     }
 
     /// Parses gazetteer TSV bytes.
@@ -97,137 +95,143 @@ public struct Gazetteer: Sendable {
     }
 }
 
+/// One entry of the open-addressing table: a key (a byte range of the file) and its city.
+private struct Slot {
+    var hash: UInt32 = 0
+    var row: Int32 = -1            // -1 for an empty slot; row | altFlag for an alternate name
+    var keyStart: Int32 = 0
+    var keyLen: Int32 = 0
+}
+
 /// The loaded file and its index. Immutable after init.
-private final class Store: Sendable {
+private final class Store: @unchecked Sendable {   // every stored property is a `let` of value types
     let bytes: [UInt8]
     // Per row (city), in file order.
     let lat: [Double]
     let lng: [Double]
     let population: [Int]
     let country: [UInt16]          // two ASCII bytes, first << 8 | second; 0 when absent
-    let lineStart: [Int32]         // where the row's line starts; its fields are re-split when a City is asked for
-    // Open-addressing table, linear probing, capacity a power of two. A slot holds one (key, row):
-    // keys of the name tier are all inserted before those of the alternate tier, each in file order, so the
-    // entries of equal keys lie along one probe sequence in exactly the order of preference.
-    let slotRow: [Int32]           // -1 for empty; row | altFlag for alternate names
-    let slotHash: [UInt32]
-    let slotKeyStart: [Int32]
-    let slotKeyLen: [Int32]
+    let lineStart: [Int32]         // where the row's line starts; its text fields are split again only for a City
+    // Open-addressing table with linear probing, capacity a power of two, filled in file order (most populous
+    // first): the entries of equal keys lie along one probe sequence in the order of the rows.
+    let slots: [Slot]
     let mask: Int
     static let altFlag: Int32 = 1 << 30
 
     init(bytes: [UInt8]) throws {
         self.bytes = bytes
-        var lat: [Double] = [], lng: [Double] = [], population: [Int] = [], country: [UInt16] = []
-        var lineStart: [Int32] = []
-        // (start, end) of the keys and altkeys fields of each row.
-        var keyFields: [(Int32, Int32)] = [], altFields: [(Int32, Int32)] = []
-        var keyCount = 0
         let n = bytes.count
+        // An upper bound on the keys: one per comma, two per line.
+        var separators = 0
+        bytes.withUnsafeBufferPointer { p in
+            for b in p where b == 0x2C || b == 0x0A { separators += 1 }
+        }
+        var capacity = 16
+        while capacity < (separators * 2 + 2) * 3 / 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        self.mask = mask
+        var slots = [Slot](repeating: Slot(), count: capacity)
+        let rowsGuess = separators / 8 + 16
+        var lat: [Double] = [], lng: [Double] = [], population: [Int] = []
+        var country: [UInt16] = [], lineStart: [Int32] = []
+        lat.reserveCapacity(rowsGuess); lng.reserveCapacity(rowsGuess); population.reserveCapacity(rowsGuess)
+        country.reserveCapacity(rowsGuess); lineStart.reserveCapacity(rowsGuess)
+        guard n < Int(Int32.max) else { throw Gazetteer.LoadError.badLine(0) }
+
         try bytes.withUnsafeBufferPointer { p in
-            // Header.
-            var i = 0
-            while i < n && p[i] != 0x0A { i += 1 }
-            let headerEnd = (i > 0 && p[i - 1] == 0x0D) ? i - 1 : i
-            guard String(decoding: UnsafeBufferPointer(rebasing: p[0..<headerEnd]), as: UTF8.self) == Gazetteer.header
-            else { throw Gazetteer.LoadError.badHeader }
-            i += 1
-            var lineNo = 1
-            lat.reserveCapacity(n / 150); lng.reserveCapacity(n / 150)
-            population.reserveCapacity(n / 150); country.reserveCapacity(n / 150)
-            lineStart.reserveCapacity(n / 150); keyFields.reserveCapacity(n / 150); altFields.reserveCapacity(n / 150)
-            while i < n {
-                lineNo += 1
-                let start = i
-                var end = i
-                while end < n && p[end] != 0x0A { end += 1 }
-                i = end + 1
-                var lineEnd = end
-                if lineEnd > start && p[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-                if lineEnd == start { continue }
-                // Split into 8 fields.
-                var fs = (0, 0, 0, 0, 0, 0, 0, 0, 0)   // field starts, and lineEnd + 1 as the ninth
-                var f = 1, j = start
-                fs.0 = start
-                while j < lineEnd {
-                    if p[j] == 0x09 {
-                        switch f {
-                        case 1: fs.1 = j + 1
-                        case 2: fs.2 = j + 1
-                        case 3: fs.3 = j + 1
-                        case 4: fs.4 = j + 1
-                        case 5: fs.5 = j + 1
-                        case 6: fs.6 = j + 1
-                        case 7: fs.7 = j + 1
-                        default: throw Gazetteer.LoadError.badLine(lineNo)
-                        }
-                        f += 1
-                    }
-                    j += 1
+            try slots.withUnsafeMutableBufferPointer { table in
+                // The end of the field that starts at i: the next tab, newline or the end.
+                @inline(__always) func fieldEnd(_ i: Int) -> Int {
+                    var j = i
+                    while j < n && p[j] != 0x09 && p[j] != 0x0A { j += 1 }
+                    return j
                 }
-                guard f == 8 else { throw Gazetteer.LoadError.badLine(lineNo) }
-                fs.8 = lineEnd + 1
-                guard let la = parseDecimal(p, fs.3, fs.4 - 1), let lo = parseDecimal(p, fs.4, fs.5 - 1),
-                      let pop = parseInt(p, fs.5, fs.6 - 1), fs.7 - 1 > fs.6
-                else { throw Gazetteer.LoadError.badLine(lineNo) }
-                lat.append(la); lng.append(lo); population.append(pop)
-                country.append(fs.3 - 1 - fs.2 == 2 ? UInt16(p[fs.2]) << 8 | UInt16(p[fs.2 + 1]) : 0)
-                lineStart.append(Int32(start))
-                keyFields.append((Int32(fs.6), Int32(fs.7 - 1)))
-                altFields.append((Int32(fs.7), Int32(lineEnd)))
-                // Count keys: commas + 1 for each non-empty field.
-                for (a, b) in [(fs.6, fs.7 - 1), (fs.7, lineEnd)] where b > a {
-                    keyCount += 1
-                    for k in a..<b where p[k] == 0x2C { keyCount += 1 }
+                // Header.
+                var i = 0
+                while i < n && p[i] != 0x0A { i += 1 }
+                let headerEnd = (i > 0 && p[i - 1] == 0x0D) ? i - 1 : i
+                guard String(decoding: UnsafeBufferPointer(rebasing: p[0..<headerEnd]), as: UTF8.self) == Gazetteer.header
+                else { throw Gazetteer.LoadError.badHeader }
+                i += 1
+                var lineNo = 1
+                var row: Int32 = 0
+                while i < n {
+                    lineNo += 1
+                    if p[i] == 0x0A { i += 1; continue }                       // an empty line
+                    if p[i] == 0x0D && i + 1 < n && p[i + 1] == 0x0A { i += 2; continue }
+                    let start = i
+                    // name, asciiname: skipped here.
+                    var e = fieldEnd(i)
+                    guard e < n, p[e] == 0x09 else { throw Gazetteer.LoadError.badLine(lineNo) }
+                    e = fieldEnd(e + 1)
+                    guard e < n, p[e] == 0x09 else { throw Gazetteer.LoadError.badLine(lineNo) }
+                    // countryCode
+                    let c = e + 1
+                    e = fieldEnd(c)
+                    guard e < n, p[e] == 0x09 else { throw Gazetteer.LoadError.badLine(lineNo) }
+                    let code: UInt16 = e - c == 2 ? UInt16(p[c]) << 8 | UInt16(p[c + 1]) : 0
+                    // lat, lng, population
+                    var numbers = (0.0, 0.0)
+                    for k in 0..<2 {
+                        let s = e + 1
+                        e = fieldEnd(s)
+                        guard e < n, p[e] == 0x09, let v = parseDecimal(p, s, e) else {
+                            throw Gazetteer.LoadError.badLine(lineNo)
+                        }
+                        if k == 0 { numbers.0 = v } else { numbers.1 = v }
+                    }
+                    let ps = e + 1
+                    e = fieldEnd(ps)
+                    guard e < n, p[e] == 0x09, let pop = parseInt(p, ps, e) else {
+                        throw Gazetteer.LoadError.badLine(lineNo)
+                    }
+                    // keys (at least one), then altkeys (maybe none), to the end of the line: hashed as scanned.
+                    var keys = 0
+                    for flag in [Int32(0), Store.altFlag] {
+                        var k = e + 1
+                        var keyStart = k
+                        var h: UInt32 = 2_166_136_261
+                        while true {
+                            let b: UInt8 = k < n ? p[k] : 0x0A
+                            if b == 0x2C || b == 0x09 || b == 0x0A || b == 0x0D {
+                                if k > keyStart {
+                                    let hash = finish(h)
+                                    var s = Int(hash) & mask
+                                    while table[s].row >= 0 { s = (s + 1) & mask }
+                                    table[s] = Slot(hash: hash, row: row | flag,
+                                                    keyStart: Int32(keyStart), keyLen: Int32(k - keyStart))
+                                    keys += 1
+                                }
+                                if b != 0x2C { break }
+                                keyStart = k + 1
+                                h = 2_166_136_261
+                            } else {
+                                h = (h ^ UInt32(b)) &* 16_777_619
+                            }
+                            k += 1
+                        }
+                        e = k
+                        if flag == 0 {
+                            guard keys > 0, e < n, p[e] == 0x09 else { throw Gazetteer.LoadError.badLine(lineNo) }
+                        }
+                    }
+                    if e < n && p[e] == 0x0D { e += 1 }
+                    guard e >= n || p[e] == 0x0A else { throw Gazetteer.LoadError.badLine(lineNo) }
+                    i = e + 1
+                    lat.append(numbers.0); lng.append(numbers.1); population.append(pop)
+                    country.append(code); lineStart.append(Int32(start))
+                    row += 1
+                    guard row < Store.altFlag else { throw Gazetteer.LoadError.badLine(lineNo) }
                 }
             }
         }
-        guard lat.count < Int(Store.altFlag) else { throw Gazetteer.LoadError.badLine(lat.count) }
         self.lat = lat; self.lng = lng; self.population = population; self.country = country
         self.lineStart = lineStart
-
-        var capacity = 16
-        while capacity < keyCount * 2 { capacity <<= 1 }
-        mask = capacity - 1
-        var slotRow = [Int32](repeating: -1, count: capacity)
-        var slotHash = [UInt32](repeating: 0, count: capacity)
-        var slotKeyStart = [Int32](repeating: 0, count: capacity)
-        var slotKeyLen = [Int32](repeating: 0, count: capacity)
-        let mask = self.mask
-        bytes.withUnsafeBufferPointer { p in
-            slotRow.withUnsafeMutableBufferPointer { sRow in
-            slotHash.withUnsafeMutableBufferPointer { sHash in
-            slotKeyStart.withUnsafeMutableBufferPointer { sStart in
-            slotKeyLen.withUnsafeMutableBufferPointer { sLen in
-                func insertAll(_ fields: [(Int32, Int32)], flag: Int32) {
-                    for (row, (a, b)) in fields.enumerated() where b > a {
-                        var k = Int(a)
-                        let end = Int(b)
-                        while k < end {
-                            var e = k
-                            while e < end && p[e] != 0x2C { e += 1 }
-                            if e > k {
-                                let h = hashBytes(p, k, e)
-                                var s = Int(h) & mask
-                                while sRow[s] >= 0 { s = (s + 1) & mask }
-                                sRow[s] = Int32(row) | flag
-                                sHash[s] = h
-                                sStart[s] = Int32(k)
-                                sLen[s] = Int32(e - k)
-                            }
-                            k = e + 1
-                        }
-                    }
-                }
-                insertAll(keyFields, flag: 0)
-                insertAll(altFields, flag: Store.altFlag)
-            }}}}
-        }
-        self.slotRow = slotRow; self.slotHash = slotHash
-        self.slotKeyStart = slotKeyStart; self.slotKeyLen = slotKeyLen
+        self.slots = slots
     }
 
-    /// The preferred row for a folded key, or nil.
+    /// The preferred row for a folded key: the first (most populous) city with it as a name, else the first
+    /// with it as an alternate name; in the country when one is given.
     func find(_ key: String, country code: String?) -> Int? {
         var wanted: UInt16? = nil
         if let code {
@@ -240,22 +244,26 @@ private final class Store: Sendable {
         var key = key
         return key.withUTF8 { q -> Int? in
             guard q.count > 0 else { return nil }
+            var h: UInt32 = 2_166_136_261
+            for b in q { h = (h ^ UInt32(b)) &* 16_777_619 }
+            let hash = finish(h)
             return bytes.withUnsafeBufferPointer { p -> Int? in
-                let h = hashBytes(q, 0, q.count)
-                var s = Int(h) & mask
-                while true {
-                    let r = slotRow[s]
-                    if r < 0 { return nil }
-                    if slotHash[s] == h && Int(slotKeyLen[s]) == q.count {
-                        let start = Int(slotKeyStart[s])
-                        var same = true
-                        for i in 0..<q.count where p[start + i] != q[i] { same = false; break }
-                        if same {
-                            let row = Int(r & ~Store.altFlag)
-                            if wanted == nil || country[row] == wanted { return row }
+                slots.withUnsafeBufferPointer { table -> Int? in
+                    var alternate: Int? = nil
+                    var s = Int(hash) & mask
+                    while true {
+                        let slot = table[s]
+                        if slot.row < 0 { return alternate }
+                        if slot.hash == hash && Int(slot.keyLen) == q.count
+                            && memcmp(p.baseAddress! + Int(slot.keyStart), q.baseAddress!, q.count) == 0 {
+                            let row = Int(slot.row & ~Store.altFlag)
+                            if wanted == nil || country[row] == wanted {
+                                if slot.row & Store.altFlag == 0 { return row }
+                                if alternate == nil { alternate = row }
+                            }
                         }
+                        s = (s + 1) & mask
                     }
-                    s = (s + 1) & mask
                 }
             }
         }
@@ -280,14 +288,10 @@ private final class Store: Sendable {
     }
 }
 
-/// FNV-1a, 32 bits.
+/// The end of FNV-1a (32 bits): spread the low bits, which pick the slot.
 @inline(__always)
-private func hashBytes(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
-    var h: UInt32 = 2_166_136_261
-    for i in start..<end {
-        h = (h ^ UInt32(p[i])) &* 16_777_619
-    }
-    // Spread the low bits, which pick the slot.
+private func finish(_ fnv: UInt32) -> UInt32 {
+    var h = fnv
     h ^= h >> 15
     h = h &* 0x2C1B_3C6D
     h ^= h >> 12
@@ -333,4 +337,27 @@ private func parseInt(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
         v = v * 10 + Int(c - 0x30)
     }
     return v
+}
+
+/// The whole file, read with POSIX calls into one array (Foundation's readers copy more).
+private func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+    let size = Int(st.st_size)
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        var done = 0
+        while done < size {
+            let r = read(fd, buffer.baseAddress! + done, size - done)
+            if r < 0 && errno == EINTR { continue }
+            if r <= 0 { break }
+            done += r
+        }
+        failed = done != size
+        count = done
+    }
+    return failed ? nil : bytes
 }

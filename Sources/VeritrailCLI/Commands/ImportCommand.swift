@@ -3,6 +3,9 @@ import Domain
 import Engine
 import EventLog
 import StrictJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `import FILE|-`: appends NDJSON events all or nothing (cli.md §2).
 struct ImportCommand: ParsableCommand {
@@ -24,9 +27,12 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             let reader = try LineReader(path: file)
-            let store = try Store(directory: global.storeDirectory, create: true)
+            let directory = global.storeDirectory
+            let created = !EventLog.exists(at: directory)
+            let directoryExisted = access(directory, F_OK) == 0
+            let store = try Store(directory: directory, create: true)
             let progress = Progress(label: "importing", enabled: !global.json && Output.stderrIsTerminal)
-            let (appended, existing, head) = try store.write { appender in
+            let outcome = Result { try store.write { appender in
                 reader.rewind()
                 var appended = 0, existing = 0
                 while try reader.next({ line in
@@ -43,8 +49,11 @@ struct ImportCommand: ParsableCommand {
                     progress.tick(appended + existing)
                 }) {}
                 return (appended, existing, appender.head)
-            }
+            } }
             progress.finish()
+            // A refused import writes nothing, not even the store it would have created.
+            if case .failure = outcome, created { StoreFiles.remove(directory, directoryToo: !directoryExisted) }
+            let (appended, existing, head) = try outcome.get()
             if global.json {
                 Output.json(J.object([("appended", J.int(appended)), ("existing", J.int(existing)),
                                       ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))
