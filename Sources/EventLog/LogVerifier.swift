@@ -21,19 +21,20 @@ public enum LogVerifier {
                 failure = .broken(firstBadSeq: expectedSeq, reason: "event \(expectedSeq) is missing (the next stored is \(seq))")
                 return false
             }
-            let logged: LoggedEvent
+            let canonical: [UInt8]
             do {
-                logged = try StoredEvent.decode(bytes, seq: seq)
+                canonical = try StoredEvent.canonical(bytes, seq: seq, withHash: false)
             } catch {
                 failure = .broken(firstBadSeq: seq, reason: "the stored event is damaged (\(error))")
                 return false
             }
-            let recomputed = HashChain.next(after: previous, event: logged.event, seq: seq)
-            guard recomputed == logged.hash else {
+            let recomputed = HashChain.next(after: previous, canonical: canonical)
+            guard let stored = StoredEvent.hash(in: bytes), recomputed.elementsEqual(stored) else {
                 failure = .broken(firstBadSeq: seq, reason: "hash mismatch: the event or an earlier one was changed")
                 return false
             }
-            if let lastAt, logged.event.at < lastAt {
+            let at = StoredEvent.at(in: bytes)
+            if let lastAt, let at, at < lastAt {
                 failure = .broken(firstBadSeq: seq, reason: "time runs backwards")
                 return false
             }
@@ -44,7 +45,7 @@ public enum LogVerifier {
                     return false
                 }
             }
-            lastAt = logged.event.at
+            lastAt = at
             previous = recomputed
             expectedSeq += 1
             return true

@@ -13,22 +13,14 @@ extension Gazetteer {
     /// diacritics), the `special` letters, and punctuation and white space as single spaces, trimmed.
     /// "São Paulo", "SAO PAULO" and "sao-paulo" all fold to "sao paulo"; "München" to "munchen".
     public static func fold(_ s: String) -> String {
+        if let ascii = foldASCII(s) { return ascii }
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for u in s.decomposedStringWithCompatibilityMapping.lowercased().unicodeScalars {
-            switch u.properties.generalCategory {
-            case .nonspacingMark:
-                continue
-            case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-                 .initialPunctuation, .finalPunctuation, .otherPunctuation,
-                 .control, .spaceSeparator, .lineSeparator, .paragraphSeparator:
+            if u.properties.generalCategory == .nonspacingMark { continue }
+            if isSeparator(u) {
                 pendingSpace = !out.isEmpty
                 continue
-            default:
-                if u.properties.isWhitespace {
-                    pendingSpace = !out.isEmpty
-                    continue
-                }
             }
             if pendingSpace {
                 out.append(" ")
@@ -41,5 +33,49 @@ extension Gazetteer {
             }
         }
         return String(out)
+    }
+
+    /// Punctuation, controls and white space: each run becomes one space.
+    static func isSeparator(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation,
+             .control, .spaceSeparator, .lineSeparator, .paragraphSeparator:
+            return true
+        default:
+            return u.properties.isWhitespace
+        }
+    }
+
+    /// What `fold` does to each ASCII byte, derived from the general rules above (ASCII is its own NFKD and
+    /// has no marks): 0 for a separator, else the lower-case byte.
+    private static let asciiFold: [UInt8] = (0..<128).map { b in
+        let u = Unicode.Scalar(UInt8(b))
+        if isSeparator(u) { return 0 }
+        return UInt8(ascii: Unicode.Scalar(String(u).lowercased())!)
+    }
+
+    /// The fast path of `fold` for pure ASCII text; nil for anything else.
+    private static func foldASCII(_ s: String) -> String? {
+        var s = s
+        return s.withUTF8 { bytes -> String? in
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            for b in bytes {
+                guard b < 0x80 else { return nil }
+                let f = asciiFold[Int(b)]
+                if f == 0 {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                if pendingSpace {
+                    out.append(0x20)
+                    pendingSpace = false
+                }
+                out.append(f)
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 }

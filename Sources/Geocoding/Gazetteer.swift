@@ -95,16 +95,16 @@ public struct Gazetteer: Sendable {
     }
 }
 
-/// One entry of the open-addressing table: a key (a byte range of the file) and its city.
+/// One entry of the open-addressing table: a key, as the offset in the file where it starts (it ends at the
+/// next comma, tab or newline), with `altFlag` set for an alternate name; 0 for an empty slot (offset 0 is the
+/// header). The city is the row whose line holds the offset.
 private struct Slot {
     var hash: UInt32 = 0
-    var row: Int32 = -1            // -1 for an empty slot; row | altFlag for an alternate name
-    var keyStart: Int32 = 0
-    var keyLen: Int32 = 0
+    var ref: UInt32 = 0
 }
 
 /// The loaded file and its index. Immutable after init.
-private final class Store: @unchecked Sendable {   // every stored property is a `let` of value types
+private final class Store: Sendable {
     let bytes: [UInt8]
     // Per row (city), in file order.
     let lat: [Double]
@@ -112,34 +112,32 @@ private final class Store: @unchecked Sendable {   // every stored property is a
     let population: [Int]
     let country: [UInt16]          // two ASCII bytes, first << 8 | second; 0 when absent
     let lineStart: [Int32]         // where the row's line starts; its text fields are split again only for a City
-    // Open-addressing table with linear probing, capacity a power of two, filled in file order (most populous
-    // first): the entries of equal keys lie along one probe sequence in the order of the rows.
+    // Open-addressing table with linear probing, capacity a power of two, 8 bytes a slot, filled in file order
+    // (most populous first): the entries of equal keys lie along one probe sequence in the order of the rows.
     let slots: [Slot]
     let mask: Int
-    static let altFlag: Int32 = 1 << 30
+    static let altFlag: UInt32 = 1 << 31
 
     init(bytes: [UInt8]) throws {
         self.bytes = bytes
         let n = bytes.count
+        guard n < Int(Store.altFlag) else { throw Gazetteer.LoadError.badLine(0) }
         // An upper bound on the keys: one per comma, two per line.
         var separators = 0
         bytes.withUnsafeBufferPointer { p in
             for b in p where b == 0x2C || b == 0x0A { separators += 1 }
         }
-        var capacity = 16
-        while capacity < (separators * 2 + 2) * 3 / 2 { capacity <<= 1 }
-        let mask = capacity - 1
-        self.mask = mask
-        var slots = [Slot](repeating: Slot(), count: capacity)
+        // The keys as they are read, then put in the table in one go: the probes of successive keys are then
+        // independent, and their cache misses overlap.
+        var pending = [Slot]()
+        pending.reserveCapacity(separators + 16)
         let rowsGuess = separators / 8 + 16
         var lat: [Double] = [], lng: [Double] = [], population: [Int] = []
         var country: [UInt16] = [], lineStart: [Int32] = []
         lat.reserveCapacity(rowsGuess); lng.reserveCapacity(rowsGuess); population.reserveCapacity(rowsGuess)
         country.reserveCapacity(rowsGuess); lineStart.reserveCapacity(rowsGuess)
-        guard n < Int(Int32.max) else { throw Gazetteer.LoadError.badLine(0) }
 
         try bytes.withUnsafeBufferPointer { p in
-            try slots.withUnsafeMutableBufferPointer { table in
                 // The end of the field that starts at i: the next tab, newline or the end.
                 @inline(__always) func fieldEnd(_ i: Int) -> Int {
                     var j = i
@@ -154,7 +152,6 @@ private final class Store: @unchecked Sendable {   // every stored property is a
                 else { throw Gazetteer.LoadError.badHeader }
                 i += 1
                 var lineNo = 1
-                var row: Int32 = 0
                 while i < n {
                     lineNo += 1
                     if p[i] == 0x0A { i += 1; continue }                       // an empty line
@@ -187,7 +184,7 @@ private final class Store: @unchecked Sendable {   // every stored property is a
                     }
                     // keys (at least one), then altkeys (maybe none), to the end of the line: hashed as scanned.
                     var keys = 0
-                    for flag in [Int32(0), Store.altFlag] {
+                    for flag in [UInt32(0), Store.altFlag] {
                         var k = e + 1
                         var keyStart = k
                         var h: UInt32 = 2_166_136_261
@@ -195,11 +192,7 @@ private final class Store: @unchecked Sendable {   // every stored property is a
                             let b: UInt8 = k < n ? p[k] : 0x0A
                             if b == 0x2C || b == 0x09 || b == 0x0A || b == 0x0D {
                                 if k > keyStart {
-                                    let hash = finish(h)
-                                    var s = Int(hash) & mask
-                                    while table[s].row >= 0 { s = (s + 1) & mask }
-                                    table[s] = Slot(hash: hash, row: row | flag,
-                                                    keyStart: Int32(keyStart), keyLen: Int32(k - keyStart))
+                                    pending.append(Slot(hash: finish(h), ref: UInt32(keyStart) | flag))
                                     keys += 1
                                 }
                                 if b != 0x2C { break }
@@ -220,9 +213,18 @@ private final class Store: @unchecked Sendable {   // every stored property is a
                     i = e + 1
                     lat.append(numbers.0); lng.append(numbers.1); population.append(pop)
                     country.append(code); lineStart.append(Int32(start))
-                    row += 1
-                    guard row < Store.altFlag else { throw Gazetteer.LoadError.badLine(lineNo) }
                 }
+        }
+        var capacity = 16
+        while capacity < pending.count + pending.count / 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        self.mask = mask
+        var slots = [Slot](repeating: Slot(), count: capacity)
+        slots.withUnsafeMutableBufferPointer { table in
+            for entry in pending {
+                var s = Int(entry.hash) & mask
+                while table[s].ref != 0 { s = (s + 1) & mask }
+                table[s] = entry
             }
         }
         self.lat = lat; self.lng = lng; self.population = population; self.country = country
@@ -253,12 +255,14 @@ private final class Store: @unchecked Sendable {   // every stored property is a
                     var s = Int(hash) & mask
                     while true {
                         let slot = table[s]
-                        if slot.row < 0 { return alternate }
-                        if slot.hash == hash && Int(slot.keyLen) == q.count
-                            && memcmp(p.baseAddress! + Int(slot.keyStart), q.baseAddress!, q.count) == 0 {
-                            let row = Int(slot.row & ~Store.altFlag)
+                        if slot.ref == 0 { return alternate }
+                        let start = Int(slot.ref & ~Store.altFlag)
+                        if slot.hash == hash && start + q.count <= p.count
+                            && memcmp(p.baseAddress! + start, q.baseAddress!, q.count) == 0
+                            && (start + q.count == p.count || isKeyEnd(p[start + q.count])) {
+                            let row = self.row(at: start)
                             if wanted == nil || country[row] == wanted {
-                                if slot.row & Store.altFlag == 0 { return row }
+                                if slot.ref & Store.altFlag == 0 { return row }
                                 if alternate == nil { alternate = row }
                             }
                         }
@@ -267,6 +271,16 @@ private final class Store: @unchecked Sendable {   // every stored property is a
                 }
             }
         }
+    }
+
+    /// The row whose line holds the byte at `offset`.
+    private func row(at offset: Int) -> Int {
+        var lo = 0, hi = lineStart.count   // the answer is the last row starting at or before offset
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if Int(lineStart[mid]) <= offset { lo = mid } else { hi = mid }
+        }
+        return lo
     }
 
     private func fields(_ row: Int) -> [Substring] {
@@ -286,6 +300,11 @@ private final class Store: @unchecked Sendable {   // every stored property is a
     func keys(_ row: Int) -> [String] {
         fields(row)[6].split(separator: ",").map(String.init)
     }
+}
+
+@inline(__always)
+private func isKeyEnd(_ b: UInt8) -> Bool {
+    b == 0x2C || b == 0x09 || b == 0x0A || b == 0x0D
 }
 
 /// The end of FNV-1a (32 bits): spread the low bits, which pick the slot.

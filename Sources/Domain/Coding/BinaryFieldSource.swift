@@ -51,6 +51,11 @@ public struct BinaryFieldSource: FieldSource {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)]), as: UTF8.self)
     }
 
+    /// The UTF-8 bytes of the next string, without making a `String`.
+    public mutating func rawBytes(_ key: StaticString) throws(FieldError) -> UnsafeRawBufferPointer {
+        try slice(key, count: Int(try varint(key)))
+    }
+
     /// The next `count` bytes, without copying.
     public mutating func slice(_ key: StaticString, count: Int) throws(FieldError) -> UnsafeRawBufferPointer {
         guard count <= bytes.count - position else { throw damaged(key) }

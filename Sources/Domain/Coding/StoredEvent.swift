@@ -34,6 +34,34 @@ public enum StoredEvent {
         return LoggedEvent(seq: seq, event: Event(id: id, at: at, actor: actor, payload: payload), hash: hash)
     }
 
+    /// The canonical out form of a stored record (events.md §2), transcoded without decoding it into Swift
+    /// values: without `hash` it is what the chain hashes; `withHash` makes an exported line.
+    public static func canonical(_ bytes: UnsafeRawBufferPointer, seq: UInt64, withHash: Bool) throws(FieldError) -> [UInt8] {
+        var source = BinaryFieldSource(bytes: bytes)
+        guard try source.byte("format") == format else { throw FieldError(path: "format", rule: "unknown stored format") }
+        let type = try source.choice("type", EventType.self)
+        let at = Timestamp(microseconds: Int64(bitPattern: try source.fixed64("at")))
+        let hash = try source.slice("hash", count: 32)
+        let id = try source.rawBytes("id")
+        let actor = try source.rawBytes("actor")
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2 + 160)
+        var t = CanonicalTranscoder(source: source, out: out)
+        t.beginObject()
+        t.key("actor"); t.appendString(actor)
+        t.key("at"); t.out.append(0x22); at.appendText(to: &t.out); t.out.append(0x22)
+        t.key("data"); t.beginObject()
+        _ = try Payload.read(type, from: &t)
+        t.endObject()
+        guard t.source.position == bytes.count else { throw FieldError(path: "data", rule: "stored record is damaged") }
+        if withHash { t.key("hash"); t.appendString(Hex.encode(hash)) }
+        t.key("id"); t.appendString(id)
+        t.key("seq"); t.appendInteger(Int64(seq))
+        t.key("type"); t.appendString(type.rawValue)
+        t.endObject()
+        return t.out
+    }
+
     /// The chain hash kept in a stored record, without decoding the rest.
     public static func hash(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard bytes.count >= 42 else { return nil }

@@ -34,8 +34,8 @@ struct ExportCommand: ParsableCommand {
             defer { if output != nil { close(fd) } }
             let out = BufferedOutput(fd: fd)
             try store.read { reader, _ in
-                try reader.forEach(from: from, through: to ?? .max) { logged in
-                    var line = EventJSON.canonical(logged.event, seq: logged.seq, hash: logged.hash)
+                try reader.forEachRecord(from: from, through: to ?? .max) { seq, bytes in
+                    var line = try StoredEvent.canonical(bytes, seq: seq, withHash: true)
                     line.append(0x0A)
                     out.append(line)
                     return true

@@ -1,0 +1,163 @@
+import StrictJSON
+
+/// Turns a stored record straight into canonical JSON, without building Swift values: the payload's own
+/// `init(from:)` drives it, so fields come in key order, and each one is copied from the stored bytes to the
+/// JSON as it is read. `log verify` and `export` run at the speed of a byte copy and a hash.
+///
+/// The values it returns to the payload initialiser are placeholders (empty strings); only the bytes
+/// written matter.
+struct CanonicalTranscoder: FieldSource {
+    var source: BinaryFieldSource
+    var out: [UInt8]
+    /// Whether the object being written still has no member (one flag per open object).
+    private var empty: [Bool] = [true]
+
+    init(source: BinaryFieldSource, out: [UInt8]) {
+        self.source = source
+        self.out = out
+    }
+
+    mutating func key(_ key: StaticString) {
+        if empty[empty.count - 1] { empty[empty.count - 1] = false } else { out.append(0x2C) }
+        out.append(0x22)
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(0x22)
+        out.append(0x3A)
+    }
+
+    mutating func beginObject() {
+        out.append(0x7B)
+        empty.append(true)
+    }
+
+    mutating func endObject() {
+        out.append(0x7D)
+        empty.removeLast()
+    }
+
+    /// A JSON string from UTF-8 bytes, with only the mandatory escapes of RFC 8785.
+    mutating func appendString(_ bytes: UnsafeRawBufferPointer) {
+        out.append(0x22)
+        for b in bytes {
+            switch b {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x08: out.append(0x5C); out.append(0x62)
+            case 0x0C: out.append(0x5C); out.append(0x66)
+            case 0x0A: out.append(0x5C); out.append(0x6E)
+            case 0x0D: out.append(0x5C); out.append(0x72)
+            case 0x09: out.append(0x5C); out.append(0x74)
+            case 0..<0x20:
+                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, CanonicalTranscoder.hex[Int(b >> 4)], CanonicalTranscoder.hex[Int(b & 0x0F)]])
+            default: out.append(b)
+            }
+        }
+        out.append(0x22)
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    mutating func appendString(_ text: String) {
+        var text = text
+        text.withUTF8 { appendString(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func appendInteger(_ value: Int64) {
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func string(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String {
+        let bytes = try source.rawBytes(key)
+        self.key(key)
+        appendString(bytes)
+        return ""
+    }
+
+    mutating func optionalString(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String? {
+        guard try source.byte(key) != 0 else { return nil }
+        return try string(key, rule)
+    }
+
+    mutating func integer(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64 {
+        let v = try source.signed(key)
+        self.key(key)
+        appendInteger(v)
+        return v
+    }
+
+    mutating func optionalInteger(_ key: StaticString, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64? {
+        guard try source.byte(key) != 0 else { return nil }
+        return try integer(key, range)
+    }
+
+    mutating func boolean(_ key: StaticString) throws(FieldError) -> Bool {
+        let b = try source.boolean(key)
+        self.key(key)
+        out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        return b
+    }
+
+    mutating func optionalBoolean(_ key: StaticString) throws(FieldError) -> Bool? {
+        guard let b = try source.optionalBoolean(key) else { return nil }
+        self.key(key)
+        out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        return b
+    }
+
+    mutating func number(_ key: StaticString, _ range: ClosedRange<Double>) throws(FieldError) -> Double {
+        let d = try source.number(key, range)
+        self.key(key)
+        out.append(contentsOf: ecmaScriptNumberString(d).utf8)
+        return d
+    }
+
+    mutating func choice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C {
+        let c = try source.choice(key, type)
+        self.key(key)
+        appendString(c.rawValue)
+        return c
+    }
+
+    mutating func optionalChoice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C? {
+        guard let c = try source.optionalChoice(key, type) else { return nil }
+        self.key(key)
+        appendString(c.rawValue)
+        return c
+    }
+
+    mutating func date(_ key: StaticString) throws(FieldError) -> CalendarDate {
+        let d = try source.date(key)
+        self.key(key)
+        appendString(d.description)
+        return d
+    }
+
+    mutating func month(_ key: StaticString) throws(FieldError) -> Month {
+        let m = try source.month(key)
+        self.key(key)
+        appendString(m.description)
+        return m
+    }
+
+    mutating func time(_ key: StaticString) throws(FieldError) -> ClockTime {
+        let t = try source.time(key)
+        self.key(key)
+        appendString(t.description)
+        return t
+    }
+
+    mutating func object<T>(_ key: StaticString, _ body: (inout CanonicalTranscoder) throws(FieldError) -> T) throws(FieldError) -> T {
+        self.key(key)
+        beginObject()
+        let result = try body(&self)
+        endObject()
+        return result
+    }
+
+    mutating func optionalObject<T>(_ key: StaticString, _ body: (inout CanonicalTranscoder) throws(FieldError) -> T) throws(FieldError) -> T? {
+        guard try source.byte(key) != 0 else { return nil }
+        return try object(key, body)
+    }
+
+    mutating func has(_ key: StaticString) -> Bool { false }
+}
