@@ -42,6 +42,18 @@ public struct LogReader {
         }
     }
 
+    /// The chain hash stored with the event at `seq`, if any.
+    public func storedHash(at seq: UInt64) throws -> [UInt8]? {
+        let value = try seq.withBigEndianBytes { key in try transaction.get(log.events, key) }
+        return value.flatMap { StoredEvent.hash(in: $0) }.map { Array($0) }
+    }
+
+    /// The `at` stored with the event at `seq`, if any.
+    public func storedAt(at seq: UInt64) throws -> Timestamp? {
+        let value = try seq.withBigEndianBytes { key in try transaction.get(log.events, key) }
+        return value.flatMap { StoredEvent.at(in: $0) }
+    }
+
     /// Calls `body` with every event from `from` through `to` (inclusive), in seq order; `body` returns
     /// false to stop early.
     public func forEach(from: UInt64 = 1, through to: UInt64 = .max, _ body: (LoggedEvent) throws -> Bool) throws {

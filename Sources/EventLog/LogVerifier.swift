@@ -1,66 +1,108 @@
+import Dispatch
 import Domain
 
 /// Recomputes the hash chain from the first event (projections.md §7, `log verify`).
+///
+/// Each event's link is `hash(n) = SHA-256(hex(hash(n-1)) ++ "\n" ++ canonical(n))` over the stored hash of
+/// the event before it, so links can be checked in any order: when every link holds, the whole chain holds
+/// from the first event. Large logs are checked in two halves at once, one per core.
 public enum LogVerifier {
     public enum Outcome: Sendable, Equatable {
         case ok(events: UInt64, head: LogHead)
         case broken(firstBadSeq: UInt64, reason: String)
     }
 
-    /// Checks every event: seqs 1, 2, 3, … without gaps, each record decodable, and each stored hash equal to
-    /// the chain value recomputed from the canonical form; with `digest`, also that the event at its seq
-    /// still has its hash.
-    public static func verify(_ reader: LogReader, digest: (seq: UInt64, hash: [UInt8])? = nil) throws -> Outcome {
-        var expectedSeq: UInt64 = 1
+    /// Below this many events one thread does the whole job.
+    static let splitThreshold: UInt64 = 50_000
+
+    /// Checks every event: seqs 1, 2, 3, … without gaps, each record readable, each stored hash equal to the
+    /// chain value recomputed from its canonical form, time never running backwards; with `digest`, also that
+    /// the event at its seq still has the digest's hash.
+    public static func verify(_ log: EventLog, digest: (seq: UInt64, hash: [UInt8])? = nil) throws -> Outcome {
+        let head = try log.read { try $0.head() }
+        let ranges: [ClosedRange<UInt64>] = head.seq < splitThreshold
+            ? [1...max(1, head.seq)]
+            : [1...(head.seq / 2), (head.seq / 2 + 1)...head.seq]
+        let results = Results(count: ranges.count)
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { i in
+            results.set(i, Result { try log.read { reader in try check(reader, ranges[i], last: head.seq) } })
+        }
+        if let failure = try results.values().compactMap({ try $0.get() }).min(by: { $0.seq < $1.seq }) {
+            return .broken(firstBadSeq: failure.seq, reason: failure.reason)
+        }
+        if let digest {
+            let stored = try log.read { reader in try reader.storedHash(at: digest.seq) }
+            let expected = digest.seq == 0 ? HashChain.genesis : stored
+            guard let expected else {
+                return .broken(firstBadSeq: digest.seq, reason: "the log holds only \(head.seq) events, the digest names seq \(digest.seq)")
+            }
+            guard expected == digest.hash else {
+                return .broken(firstBadSeq: digest.seq, reason: "the digest's hash differs from the log's hash at seq \(digest.seq)")
+            }
+        }
+        return .ok(events: head.seq, head: head)
+    }
+
+    private struct Failure: Sendable {
+        var seq: UInt64
+        var reason: String
+    }
+
+    /// Checks the links of `range` (which may begin past the log's end when it is empty).
+    private static func check(_ reader: LogReader, _ range: ClosedRange<UInt64>, last: UInt64) throws -> Failure? {
+        var expectedSeq = range.lowerBound
         var previous = HashChain.genesis
         var lastAt: Timestamp?
-        var failure: Outcome?
-        var digestSeen = false
-        try reader.forEachRecord { seq, bytes in
+        if range.lowerBound > 1 {
+            guard let hash = try reader.storedHash(at: range.lowerBound - 1) else {
+                return Failure(seq: range.lowerBound - 1, reason: "event \(range.lowerBound - 1) is missing")
+            }
+            previous = hash
+            lastAt = try reader.storedAt(at: range.lowerBound - 1)
+        }
+        var failure: Failure?
+        try reader.forEachRecord(from: range.lowerBound, through: range.upperBound) { seq, bytes in
             guard seq == expectedSeq else {
-                failure = .broken(firstBadSeq: expectedSeq, reason: "event \(expectedSeq) is missing (the next stored is \(seq))")
+                failure = Failure(seq: expectedSeq, reason: "event \(expectedSeq) is missing (the next stored is \(seq))")
                 return false
             }
             let canonical: [UInt8]
             do {
                 canonical = try StoredEvent.canonical(bytes, seq: seq, withHash: false)
             } catch {
-                failure = .broken(firstBadSeq: seq, reason: "the stored event is damaged (\(error))")
+                failure = Failure(seq: seq, reason: "the stored event is damaged (\(error))")
                 return false
             }
             let recomputed = HashChain.next(after: previous, canonical: canonical)
             guard let stored = StoredEvent.hash(in: bytes), recomputed.elementsEqual(stored) else {
-                failure = .broken(firstBadSeq: seq, reason: "hash mismatch: the event or an earlier one was changed")
+                failure = Failure(seq: seq, reason: "hash mismatch: the event or an earlier one was changed")
                 return false
             }
             let at = StoredEvent.at(in: bytes)
             if let lastAt, let at, at < lastAt {
-                failure = .broken(firstBadSeq: seq, reason: "time runs backwards")
+                failure = Failure(seq: seq, reason: "time runs backwards")
                 return false
-            }
-            if let digest, digest.seq == seq {
-                digestSeen = true
-                guard digest.hash == recomputed else {
-                    failure = .broken(firstBadSeq: seq, reason: "the digest's hash differs from the event's hash at seq \(seq)")
-                    return false
-                }
             }
             lastAt = at
             previous = recomputed
             expectedSeq += 1
             return true
         }
-        if let failure { return failure }
-        let events = expectedSeq - 1
-        if let digest, !digestSeen {
-            if digest.seq == 0 {
-                guard digest.hash == HashChain.genesis else {
-                    return .broken(firstBadSeq: 0, reason: "the digest for seq 0 must be 64 zeros")
-                }
-            } else {
-                return .broken(firstBadSeq: digest.seq, reason: "the log holds only \(events) events, the digest names seq \(digest.seq)")
-            }
+        if failure == nil && last > 0 && expectedSeq <= range.upperBound {
+            failure = Failure(seq: expectedSeq, reason: "event \(expectedSeq) is missing")
         }
-        return .ok(events: events, head: LogHead(seq: events, hash: previous, at: lastAt))
+        return failure
+    }
+
+    /// The per-range results, written by the worker threads.
+    private final class Results: @unchecked Sendable {
+        private var slots: [Result<Failure?, Error>?]
+        private let lock = DispatchQueue(label: "veritrail.verify")
+
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func set(_ i: Int, _ result: Result<Failure?, Error>) { lock.sync { slots[i] = result } }
+
+        func values() -> [Result<Failure?, Error>] { lock.sync { slots.compactMap { $0 } } }
     }
 }

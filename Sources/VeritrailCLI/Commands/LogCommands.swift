@@ -94,9 +94,7 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let outcome = try global.openStore().read { reader, _ in
-                    try LogVerifier.verify(reader, digest: digest.flatMap(Verify.parse))
-                }
+                let outcome = try LogVerifier.verify(try global.openStore().log, digest: digest.flatMap(Verify.parse))
                 switch outcome {
                 case let .ok(events, head):
                     if global.json {
