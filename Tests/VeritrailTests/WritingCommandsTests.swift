@@ -358,6 +358,9 @@ final class WritingCommandsTests: XCTestCase {
         XCTAssertEqual(lockout["state"] as? String, "required", "the new customer has a passcode")
         // The passcode works.
         try cli.ok(["unlock", "--as", "dora", "--passcode-stdin"], stdin: "4321\n", now: W.at(61))
+        // Registering yourself without a way to read the new passcode is refused before anything is written.
+        try cli.refused(["register", "edna", "--name", "Edna", "--email", "edna@example.org", "--street", "2 Elm St",
+                         "--city", "Lyon", "--zipcode", "69001"], now: W.at(62), code: 64, mentions: ["--passcode-stdin"])
     }
 
     func testGeocodingPlacesParis() throws {
@@ -376,6 +379,13 @@ final class WritingCommandsTests: XCTestCase {
         XCTAssertEqual(lat, 48.85, accuracy: 0.1, "\(geo)")
         XCTAssertEqual(lng, 2.35, accuracy: 0.1, "\(geo)")
         XCTAssertFalse(r.err.lowercased().contains("could not place"), r.transcript)
+        // Changing the address to Paris geocodes it too (account update).
+        try cli.ok(["account", "update", "carl", "--street", "5 Quai d'Orsay", "--city", "Paris", "--zipcode", "75007", "--as", "ada"],
+                   now: soon)
+        let carl = try cli.query(["customer", "show", "carl"], now: soon)
+        let carlGeo = carl["geo"] as? [String: Any] ?? [:]
+        XCTAssertEqual(number(carlGeo["lat"]), 48.85, accuracy: 0.1, "\(carl)")
+        XCTAssertEqual(number(carlGeo["lng"]), 2.35, accuracy: 0.1, "\(carl)")
     }
 
     func testRegisteringYourselfAsAnInspectorIsNotAllowed() throws {
