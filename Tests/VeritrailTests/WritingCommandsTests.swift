@@ -181,6 +181,7 @@ final class WritingCLI {
         let label = "veritrail \(args.joined(separator: " "))\n\(r.transcript)"
         XCTAssertEqual(r.exit, code, label, file: file, line: line)
         XCTAssertFalse(r.err.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "a refusal says why: \(label)", file: file, line: line)
+        XCTAssertEqual(r.out, "", "a refusal prints nothing on stdout: \(label)", file: file, line: line)
         for m in mentions {
             XCTAssertTrue(r.err.lowercased().contains(m.lowercased()), "stderr should mention \"\(m)\": \(label)", file: file, line: line)
         }
@@ -708,6 +709,10 @@ final class WritingCommandsTests: XCTestCase {
         // The same code again is seen before.
         try cli.ok(scanArgs("C-12", ["--scan-id", "s-13"]), now: soon)
         XCTAssertEqual(try show(cli, "s-13", now: soon)["seenBefore"] as? Int, 1)
+        // A clock behind the head: the event takes the head's time (time never runs backwards in the log).
+        try cli.ok(scanArgs("C-14", ["--scan-id", "s-14"]), now: W.at(-3_600))
+        XCTAssertEqual(try lastEvent(cli)["at"] as? String, soon)
+        try cli.ok(["log", "verify"], now: soon)
     }
 
     func testScanRefusals() throws {
