@@ -11,6 +11,10 @@ import PackageDescription
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
 //   Engine       one store: appends through the rules and the models in one transaction, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
+/// Release builds optimise across modules, so that the generic field readers and writers of `Domain` are
+/// specialised where `Projections` and `Engine` use them, instead of running through witness tables.
+let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "Veritrail",
     platforms: [.macOS(.v14)],
@@ -23,19 +27,19 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
-        .target(name: "StrictJSON"),
-        .target(name: "Domain", dependencies: ["StrictJSON"]),
+        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: optimized),
+        .target(name: "StrictJSON", swiftSettings: optimized),
+        .target(name: "Domain", dependencies: ["StrictJSON"], swiftSettings: optimized),
         .target(name: "EventLog", dependencies: [
             "LMDB", "Domain", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], swiftSettings: optimized),
         .target(name: "Projections", dependencies: [
             "Domain", "EventLog", "LMDB", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], swiftSettings: optimized),
         .target(name: "Geocoding", resources: [.copy("Resources/gazetteer.tsv")]),
-        .target(name: "Engine", dependencies: ["Domain", "EventLog", "Projections", "LMDB", "StrictJSON"]),
+        .target(name: "Engine", dependencies: ["Domain", "EventLog", "Projections", "LMDB", "StrictJSON"], swiftSettings: optimized),
         .target(name: "VeritrailCLI", dependencies: [
             "Domain", "Engine", "EventLog", "Geocoding", "Projections", "StrictJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -9,7 +9,9 @@ public final class Store: @unchecked Sendable {
     let modelDatabases: [Database]
 
     /// Opens the store in `directory`; with `create`, makes it when missing (directory 0700, files 0600).
-    public init(directory: String, create: Bool, mapSize: Int = 1 << 32) throws {
+    /// `mapSize` is the least size to map: give more when a large write is coming, so the map need not grow
+    /// (and the write run again) on the way.
+    public init(directory: String, create: Bool, mapSize: Int = 64 << 20) throws {
         log = try EventLog(directory: directory, create: create, mapSize: mapSize)
         do {
             modelDatabases = try StoredTables.openDatabases(in: log.environment, create: create)

@@ -25,17 +25,20 @@ public final class EventLog: @unchecked Sendable {
 
     /// Opens the store in `directory`. With `create`, makes the directory (0700) and the store's files (0600)
     /// when missing; without, a missing store is an error.
-    /// The map starts at `mapSize` (virtual memory only; the file grows as it fills) and doubles whenever
-    /// it is full, so a store never stops at a fixed size.
-    public init(directory: String, create: Bool, mapSize: Int = 1 << 32) throws(StoreError) {
+    /// The map starts at `mapSize` or the data file's size, whichever is larger, and doubles whenever it is
+    /// full, so a store never stops at a fixed size. Writes go straight to the map (`MDB_WRITEMAP`): a large
+    /// import holds its dirty pages in the file's pages, not in the heap; the data file is as large as the
+    /// map (sparse where unused).
+    public init(directory: String, create: Bool, mapSize: Int = 64 << 20) throws(StoreError) {
         if !EventLog.exists(at: directory) {
             guard create else { throw StoreError("no store at \(directory) (create one with `veritrail init` or `veritrail import`)") }
             try EventLog.makeDirectory(directory)
         }
         self.directory = directory
         do {
-            environment = try Environment(path: directory, mapSize: mapSize, maxDatabases: 32, maxReaders: 126,
-                                          flags: [.noReadAhead], fileMode: 0o600)
+            let size = max(mapSize, EventLog.dataFileSize(directory))
+            environment = try Environment(path: directory, mapSize: (size + 0xFFFF) & ~0xFFFF, maxDatabases: 32,
+                                          maxReaders: 126, flags: [.noReadAhead, .writeMap], fileMode: 0o600)
         } catch {
             throw StoreError(error, doing: "can not open the store at \(directory)")
         }
@@ -45,6 +48,12 @@ public final class EventLog: @unchecked Sendable {
         } catch {
             throw StoreError("can not open the log in \(directory): \(error)")
         }
+    }
+
+    /// The size of the store's data file (0 when there is none).
+    static func dataFileSize(_ directory: String) -> Int {
+        var info = stat()
+        return stat(directory + "/" + dataFile, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Creates `directory` and any missing parents, owner-only (0700).

@@ -11,7 +11,7 @@ struct JSONFieldSource: FieldSource {
         /// How many of the object's keys have been asked for and found; when the payload is read, any
         /// member beyond these is a key the type does not have.
         var found = 0
-        var asked: [String] = []
+        var asked: [StaticString] = []
     }
 
     private var frames: [Frame]
@@ -24,16 +24,14 @@ struct JSONFieldSource: FieldSource {
     func finish() throws(FieldError) {
         let frame = frames[frames.count - 1]
         guard frame.found < frame.object.members.count else { return }
-        for member in frame.object.members where !frame.asked.contains(where: { sameBytes($0, member.key) }) {
+        for member in frame.object.members where !frame.asked.contains(where: { matches(member.key, $0) }) {
             throw FieldError(path: join(frame.path, member.key), rule: "unknown key")
         }
     }
 
     private mutating func value(_ key: StaticString) throws(FieldError) -> JSONValue? {
-        let k = key.description
-        frames[frames.count - 1].asked.append(k)
-        let frame = frames[frames.count - 1]
-        guard let member = frame.object.members.first(where: { sameBytes($0.key, k) }) else { return nil }
+        frames[frames.count - 1].asked.append(key)
+        guard let member = frames[frames.count - 1].object.members.first(where: { matches($0.key, key) }) else { return nil }
         frames[frames.count - 1].found += 1
         if case .null = member.value {
             throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
@@ -169,9 +167,15 @@ struct JSONFieldSource: FieldSource {
     }
 
     mutating func has(_ key: StaticString) -> Bool {
-        let k = key.description
-        return frames[frames.count - 1].object.members.contains { sameBytes($0.key, k) }
+        frames[frames.count - 1].object.members.contains { matches($0.key, key) }
     }
+}
+
+/// Whether a JSON key is exactly the field name `key`, byte for byte, without making a `String` of it.
+@inline(__always)
+func matches(_ text: String, _ key: StaticString) -> Bool {
+    text.utf8.count == key.utf8CodeUnitCount
+        && text.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
 }
 
 /// `data.address` from `data` and `address`.

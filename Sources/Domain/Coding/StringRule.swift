@@ -23,7 +23,7 @@ public enum StringRule: Sendable {
         switch self {
         case let .text(min, max):
             let value = raw.trimmingUnicodeWhiteSpace()
-            let length = value.unicodeScalars.count
+            let length = value.scalarCount(atMost: max)
             if length < min { return .failure(RuleText("must not be empty")) }
             if length > max { return .failure(RuleText("must be at most \(max) characters, got \(length)")) }
             return .success(value)
@@ -38,7 +38,7 @@ public enum StringRule: Sendable {
             }
             return .success(raw)
         case .code:
-            let length = raw.unicodeScalars.count
+            let length = raw.scalarCount(atMost: 2048)
             guard length >= 1, raw.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
                 return .failure(RuleText("must contain a character that is not white space"))
             }
@@ -124,8 +124,20 @@ extension String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 
+    /// A length to check against `1...limit`: the number of Unicode scalars when the string could be longer
+    /// than `limit`; otherwise its UTF-8 length, which is within the limit too and zero exactly when the
+    /// string is empty. Counting scalars is then skipped for the short text that most fields hold.
+    func scalarCount(atMost limit: Int) -> Int {
+        let bytes = utf8.count
+        return bytes <= limit ? bytes : unicodeScalars.count
+    }
+
     /// This string without leading and trailing Unicode White_Space (events.md: text fields are trimmed).
     public func trimmingUnicodeWhiteSpace() -> String {
+        // Fast path: a printable ASCII first and last byte means there is nothing to trim.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

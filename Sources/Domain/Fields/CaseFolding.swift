@@ -19,8 +19,11 @@ public enum CaseFolding {
         var text = text
         text.withUTF8 { utf8 in
             if !utf8.contains(where: { $0 >= 0x80 }) {
-                out.reserveCapacity(out.count + utf8.count)
-                for b in utf8 { out.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+                let start = out.count
+                out.append(contentsOf: utf8)
+                out.withUnsafeMutableBufferPointer { buffer in
+                    for i in start..<buffer.count where buffer[i] >= 0x41 && buffer[i] <= 0x5A { buffer[i] |= 0x20 }
+                }
                 return
             }
             for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {

@@ -26,15 +26,13 @@ public struct ScanRow: Sendable, Equatable {
     static let reportedFlag: UInt8 = 2
 
     /// The fields `--search` looks in (projections.md §1), lower-cased, each followed by a 0 byte.
-    var searchText: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(160)
-        for field in [scan.scanId, scan.code, scan.productName, scan.brand, scan.category, scan.location, scan.batchId,
-                      scan.notes, actor, report?.message] {
-            if let field { CaseFolding.appendLowercased(field, to: &out) }
+    func appendSearchText(to out: inout [UInt8]) {
+        func field(_ text: String?) {
+            if let text { CaseFolding.appendLowercased(text, to: &out) }
             out.append(0)
         }
-        return out
+        field(scan.scanId); field(scan.code); field(scan.productName); field(scan.brand); field(scan.category)
+        field(scan.location); field(scan.batchId); field(scan.notes); field(actor); field(report?.message)
     }
 
     func encoded() -> [UInt8] {
@@ -45,7 +43,10 @@ public struct ScanRow: Sendable, Equatable {
         s.bytes.append((scan.result == .counterfeit ? ScanRow.counterfeitFlag : 0) | (report != nil ? ScanRow.reportedFlag : 0))
         s.raw(actor)
         s.raw(scan.category)
-        let text = searchText
+        // The search text goes after its length, which is known only once it is written.
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
+        appendSearchText(to: &text)
         s.varint(UInt64(text.count))
         s.bytes.append(contentsOf: text)
         scan.write(to: &s)

@@ -30,7 +30,8 @@ struct ImportCommand: ParsableCommand {
             let directory = global.storeDirectory
             let created = !EventLog.exists(at: directory)
             let directoryExisted = access(directory, F_OK) == 0
-            let store = try Store(directory: directory, create: true)
+            // A store takes about 2.2 times the NDJSON it is imported from: map that much up front.
+            let store = try Store(directory: directory, create: true, mapSize: (64 << 20) + 3 * reader.size)
             let progress = Progress(label: "importing", enabled: !global.json && Output.stderrIsTerminal)
             let outcome = Result { try store.write { appender in
                 reader.rewind()

@@ -51,6 +51,12 @@ final class LineReader {
         lseek(fd, 0, SEEK_SET)
     }
 
+    /// The size of the input in bytes.
+    var size: Int {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+    }
+
     /// Starts again from the first line.
     func rewind() {
         lseek(fd, 0, SEEK_SET)
