@@ -34,21 +34,27 @@ struct ImportCommand: ParsableCommand {
             let store = try Store(directory: directory, create: true, mapSize: (64 << 20) + 3 * reader.size)
             let progress = Progress(label: "importing", enabled: !global.json && Output.stderrIsTerminal)
             let outcome = Result { try store.write { appender in
-                reader.rewind()
+                let lines = DecodedLines(reader)
+                defer { lines.cancel() }
                 var appended = 0, existing = 0
-                while try reader.next({ line in
-                    guard !isBlank(line) else { return }
-                    let incoming = try decodeLine(line, number: reader.lineNumber)
-                    do {
-                        switch try appender.append(incoming) {
-                        case .appended: appended += 1
-                        case .existing: existing += 1
+                while let batch = lines.next() {
+                    for item in batch {
+                        switch item {
+                        case .failure(let error):
+                            throw error
+                        case let .event(number, incoming):
+                            do {
+                                switch try appender.append(incoming) {
+                                case .appended: appended += 1
+                                case .existing: existing += 1
+                                }
+                            } catch let e as EventError {
+                                throw Failure.refused("line \(number): \(e)")
+                            }
                         }
-                    } catch let e as EventError {
-                        throw Failure.refused("line \(reader.lineNumber): \(e)")
                     }
                     progress.tick(appended + existing)
-                }) {}
+                }
                 return (appended, existing, appender.head)
             } }
             progress.finish()
