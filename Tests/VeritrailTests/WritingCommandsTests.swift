@@ -251,22 +251,30 @@ final class WritingCLI {
 
     /// Whether `secret` occurs in `text` as a token of its own (not inside a hex digest, a base64 string
     /// or a UUID, where four given digits turn up by chance).
-    static func leaks(_ secret: String, in text: String) -> Bool {
-        let scalars = Array(text.unicodeScalars), needle = Array(secret.unicodeScalars)
-        guard scalars.count >= needle.count else { return false }
-        func isWordish(_ s: Unicode.Scalar) -> Bool {
-            (s.isASCII && (CharacterSet.alphanumerics.contains(s))) || s == "+" || s == "/" || s == "=" || s == "-"
+    static func leaks(_ secret: String, in text: String) -> Bool { leaks(secret, in: Array(text.utf8)) }
+
+    /// The same over raw bytes (a store's data file, which may be large and mostly zeros: memchr skips them).
+    static func leaks(_ secret: String, in bytes: [UInt8]) -> Bool {
+        let needle = Array(secret.utf8)
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        func isWordish(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2B || b == 0x2F || b == 0x3D || b == 0x2D
         }
-        var i = 0
-        while i + needle.count <= scalars.count {
-            if Array(scalars[i..<(i + needle.count)]) == needle {
-                let before = i == 0 ? nil : scalars[i - 1]
-                let after = i + needle.count < scalars.count ? scalars[i + needle.count] : nil
-                if !(before.map(isWordish) ?? false) && !(after.map(isWordish) ?? false) { return true }
+        return bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            let n = buffer.count, m = needle.count
+            var i = 0
+            while i + m <= n {
+                guard let hit = memchr(base + i, Int32(first), n - i) else { return false }
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if at + m > n { return false }
+                var j = 1
+                while j < m && buffer[at + j] == needle[j] { j += 1 }
+                if j == m && !(at > 0 && isWordish(buffer[at - 1])) && !(at + m < n && isWordish(buffer[at + m])) { return true }
+                i = at + 1
             }
-            i += 1
+            return false
         }
-        return false
     }
 }
 
@@ -976,14 +984,17 @@ final class WritingCommandsTests: XCTestCase {
         let tail = try cli.ok(["log", "tail", "-n", "100", "--json"], now: W.at(6))
         XCTAssertEqual(export.out.split(separator: "\n").count, tail.out.split(separator: "\n").count)
         try cli.ok(["log", "verify"], now: W.at(6))
-        let raw = String(decoding: try Data(contentsOf: mdb), as: Unicode.ASCII.self)
-        var texts: [(String, String)] = [("export", export.out), ("log tail --json", tail.out), ("data.mdb", raw)]
-        for (i, text) in cli.captured.enumerated() { texts.append(("captured output #\(i)", text)) }
+        let raw = [UInt8](try Data(contentsOf: mdb))
+        var texts: [(String, [UInt8])] = [("export", Array(export.out.utf8)), ("log tail --json", Array(tail.out.utf8)), ("data.mdb", raw)]
+        for (i, text) in cli.captured.enumerated() { texts.append(("captured output #\(i)", Array(text.utf8))) }
         for secret in ["2468", "1357", "13579"] {
-            for (name, text) in texts {
-                XCTAssertFalse(WritingCLI.leaks(secret, in: text), "\(secret) appears in \(name)")
+            for (name, bytes) in texts {
+                XCTAssertFalse(WritingCLI.leaks(secret, in: bytes), "\(secret) appears in \(name)")
             }
         }
+        // The check itself finds a passcode written as a token of its own.
+        XCTAssertTrue(WritingCLI.leaks("2468", in: "{\"passcode\":\"2468\"}"))
+        XCTAssertFalse(WritingCLI.leaks("2468", in: "ab2468cd"))
 
         // A passcode.set carries only the credential: scheme, iterations ≥ 100000, salt, hash.
         let sets = tail.out.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
