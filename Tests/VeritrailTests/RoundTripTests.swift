@@ -11,7 +11,7 @@ final class RoundTripTests: XCTestCase {
     func testDemoRoundTrip() throws {
         let a = temporaryPath("a"), b = temporaryPath("b")
         try importOK(demoEvents, into: a)
-        let exportFile = temporaryPath("export").appendingPathExtension("ndjson")
+        let exportFile = temporaryPath("export.ndjson")
         try ok(["export", "--store", a.path, "--output", exportFile.path])
         let exported = try Data(contentsOf: exportFile)
         XCTAssertEqual(try ok(["export", "--store", a.path]).stdoutData, exported, "export to stdout and to --output differ")

@@ -160,19 +160,20 @@ extension XCTestCase {
     /// A new directory path (not created) that is removed when the test ends.
     func temporaryPath(_ label: String = "store") -> URL {
         let url = TempDir.fresh(label)
+        try? FileManager.default.createDirectory(at: TempDir.root, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
     }
 
     /// A file holding `lines` joined by `\n` (with a final `\n`), removed when the test ends.
     func ndjsonFile(_ lines: [String], label: String = "events") throws -> URL {
-        let url = temporaryPath(label).appendingPathExtension("ndjson")
+        let url = temporaryPath(label + ".ndjson")
         try Data((lines.map { $0 + "\n" }.joined()).utf8).write(to: url)
         return url
     }
 
     func dataFile(_ data: Data, label: String = "events") throws -> URL {
-        let url = temporaryPath(label).appendingPathExtension("ndjson")
+        let url = temporaryPath(label + ".ndjson")
         try data.write(to: url)
         return url
     }
