@@ -11,6 +11,7 @@ final class LineReader {
     private var fd: Int32
     private var ownsDescriptor: Bool
     private var buffer: [UInt8] = []
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
     private var start = 0
     private var atEnd = false
     /// The number of the last line returned (1-based).
@@ -68,6 +69,7 @@ final class LineReader {
 
     deinit {
         if ownsDescriptor { close(fd) }
+        chunk.deallocate()
     }
 
     /// Calls `body` with the next line's bytes (without its line end), or returns false at the end.
@@ -94,20 +96,18 @@ final class LineReader {
         }
     }
 
+    /// Reads the next chunk into `chunk` (allocated once) and appends what came to the buffer.
     private func fill() throws {
         if start > 0 {
             buffer.removeSubrange(0..<start)
             start = 0
         }
-        let chunk = 1 << 20
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
         var n: Int
         repeat {
-            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
+            n = read(fd, chunk.baseAddress!, chunk.count)
         } while n < 0 && errno == EINTR
         guard n >= 0 else { throw Failure.refused("can not read the input: \(String(cString: strerror(errno)))") }
-        buffer.removeLast(chunk - n)
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
         if n == 0 { atEnd = true }
     }
 }
