@@ -10,9 +10,11 @@ workdir=$(mktemp -d)
 trap 'rm -rf "$workdir"' EXIT
 export VERITRAIL_STORE=$workdir/store VERITRAIL_NOW=2026-11-20T18:00:00Z
 
-step() { printf '\n\033[1;36m== %s\033[0m\n\033[2m$ veritrail %s\033[0m\n' "$1" "${*:2}"; }
+# Colour only on a terminal, never with NO_COLOR (as veritrail itself does).
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1;36m' dim=$'\033[2m' off=$'\033[0m'; else bold='' dim='' off=''; fi
+step() { printf '\n%s== %s%s\n%s$ veritrail %s%s\n' "$bold" "$1" "$off" "$dim" "${*:2}" "$off"; }
 run() { step "$@"; "$veritrail" "${@:2}"; }
-try() { step "$@"; "$veritrail" "${@:2}" || printf '\033[2m(exit %s)\033[0m\n' "$?"; }
+refused() { printf '%s(exit %s)%s\n' "$dim" "$1" "$off"; }
 
 run "Import the demo events into a fresh store" import "$here/Events/demo.ndjson"
 run "The home screen: scan statistics and the recent scans" stats
@@ -27,11 +29,11 @@ printf '2468\n2468\n' | "$veritrail" register visitor --name "Vic Visitor" --ema
   --street "5 Avenue Anatole France" --city Paris --zipcode 75007 --passcode-stdin
 for wrong in 1111 2222 3333; do
   step "Unlock with a wrong passcode ($wrong)" unlock --as visitor --passcode-stdin
-  printf '%s\n' "$wrong" | "$veritrail" unlock --as visitor --passcode-stdin || printf '\033[2m(exit %s)\033[0m\n' "$?"
+  printf '%s\n' "$wrong" | "$veritrail" unlock --as visitor --passcode-stdin || refused "$?"
 done
 run "The lockout: three wrong passcodes lock the account for a minute" lockout visitor
 step "Even the right passcode is refused while locked (the attempt is recorded)" unlock --as visitor --passcode-stdin
-printf '2468\n' | "$veritrail" unlock --as visitor --passcode-stdin || printf '\033[2m(exit %s)\033[0m\n' "$?"
+printf '2468\n' | "$veritrail" unlock --as visitor --passcode-stdin || refused "$?"
 export VERITRAIL_NOW=2026-11-20T18:01:30Z
 step "A minute later the right passcode opens access for 15 minutes" unlock --as visitor --passcode-stdin
 printf '2468\n' | "$veritrail" unlock --as visitor --passcode-stdin
