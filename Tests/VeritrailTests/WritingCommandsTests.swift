@@ -656,6 +656,24 @@ final class WritingCommandsTests: XCTestCase {
         XCTAssertEqual(lockout["failures"] as? Int, 0)
     }
 
+    func testAnAdminResetClearsALockout() throws {
+        let cli = try store()
+        for wrong in ["0000", "0001", "0002"] {
+            try cli.refused(["unlock", "--as", "ines", "--passcode-stdin"], stdin: "\(wrong)\n", now: W.at(100), code: 77, attempts: 1)
+        }
+        XCTAssertEqual(try cli.query(["lockout", "ines"], now: W.at(101))["state"] as? String, "locked")
+        // Changing one's own passcode while locked out: the attempt is recorded as `locked`, nothing else.
+        try cli.refused(["passcode", "set", "--as", "ines", "--passcode-stdin"], stdin: "1357\n4444\n4444\n", now: W.at(101), code: 77,
+                        mentions: ["locked"], attempts: 1)
+        XCTAssertEqual(data(try lastEvent(cli))["outcome"] as? String, "locked")
+        // An admin's reset clears the lockout at once.
+        try cli.ok(["passcode", "set", "ines", "--as", "ada", "--passcode-stdin"], stdin: "4444\n4444\n", now: W.at(102))
+        let lockout = try cli.query(["lockout", "ines"], now: W.at(102))
+        XCTAssertEqual(lockout["state"] as? String, "required")
+        XCTAssertEqual(lockout["failures"] as? Int, 0)
+        try cli.ok(["unlock", "--as", "ines", "--passcode-stdin"], stdin: "4444\n", now: W.at(103))
+    }
+
     func testNotUnlockedAndNoWayToReadAPasscode() throws {
         let cli = try store()
         // stdin is /dev/null, there is no terminal and no --passcode-stdin.
