@@ -3,14 +3,18 @@
 public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
     public var type: EventType?
     public var field: FieldError
+    /// Whether the event broke a "who may" rule (its actor may not do this), rather than another rule:
+    /// a command reports that as not allowed (cli.md §6: 77), while `import` refuses it as input.
+    public var isPermission: Bool
 
-    public init(type: EventType?, field: FieldError) {
+    public init(type: EventType?, field: FieldError, isPermission: Bool = false) {
         self.type = type
         self.field = field
+        self.isPermission = isPermission
     }
 
-    public init(type: EventType?, path: String, rule: String) {
-        self.init(type: type, field: FieldError(path: path, rule: rule))
+    public init(type: EventType?, path: String, rule: String, isPermission: Bool = false) {
+        self.init(type: type, field: FieldError(path: path, rule: rule), isPermission: isPermission)
     }
 
     public var description: String {

@@ -6,6 +6,8 @@ public enum Rules {
     public static func check(_ e: IncomingEvent, against state: some RuleState) throws -> Void {
         let type = e.type
         func refuse(_ path: String, _ rule: String) -> EventError { EventError(type: type, path: path, rule: rule) }
+        /// A broken "who may" rule.
+        func deny(_ rule: String) -> EventError { EventError(type: type, path: "actor", rule: rule, isPermission: true) }
 
         if let last = try state.lastAt(), e.at < last {
             throw refuse("at", "must not be earlier than the event before it (\(last)), got \"\(e.at)\"")
@@ -29,31 +31,31 @@ public enum Rules {
         }
         func requireSelf(_ username: String) throws {
             guard e.actor == username else {
-                throw refuse("actor", "only the account itself may do this (actor \"\(e.actor)\", data.username \"\(username)\")")
+                throw deny("only the account itself may do this (actor \"\(e.actor)\", data.username \"\(username)\")")
             }
         }
         func requireSelfOrAdmin(_ username: String, _ actor: AccountFacts) throws {
             guard e.actor == username || actor.role == .admin else {
-                throw refuse("actor", "only the account itself or an admin may do this (actor \"\(e.actor)\" is \(article(actor.role)))")
+                throw deny("only the account itself or an admin may do this (actor \"\(e.actor)\" is \(article(actor.role)))")
             }
         }
         func requireAdmin(_ actor: AccountFacts) throws {
-            guard actor.role == .admin else { throw refuse("actor", "only an admin may do this (actor \"\(e.actor)\" is \(article(actor.role)))") }
+            guard actor.role == .admin else { throw deny("only an admin may do this (actor \"\(e.actor)\" is \(article(actor.role)))") }
         }
         if e.actor == "system" && type != .accountRegistered && type != .passcodeSet {
-            throw refuse("actor", "\"system\" writes only the first admin's account.registered and passcode.set")
+            throw deny("\"system\" writes only the first admin's account.registered and passcode.set")
         }
 
         switch e.payload {
         case .accountRegistered(let p):
             if e.actor == "system" {
-                guard p.role == .admin else { throw refuse("actor", "\"system\" may register only the first admin") }
+                guard p.role == .admin else { throw deny("\"system\" may register only the first admin") }
                 guard try state.activeAdminCount() == 0 else {
-                    throw refuse("actor", "\"system\" may register an admin only while the log holds none")
+                    throw deny("\"system\" may register an admin only while the log holds none")
                 }
             } else if e.actor == p.username {
                 guard p.role == .customer else {
-                    throw refuse("actor", "an account may register itself only as a customer")
+                    throw deny("an account may register itself only as a customer")
                 }
             } else {
                 try requireAdmin(try actingAccount())
@@ -80,7 +82,7 @@ public enum Rules {
             if e.actor == "system" {
                 let target = try subject(p.username)
                 guard target.registeredBySystem, target.role == .admin, !target.lockout.hasPasscode else {
-                    throw refuse("actor", "\"system\" may set only the first admin's first passcode")
+                    throw deny("\"system\" may set only the first admin's first passcode")
                 }
             } else {
                 try requireSelfOrAdmin(p.username, try actingAccount())

@@ -1,30 +1,30 @@
 import Domain
 import StrictJSON
 
-/// Small helpers to build the answers of projections.md as JSON values.
-enum J {
+/// Small helpers to build JSON answers: the projections' and the CLI's own small documents.
+public enum J {
     /// An object of `pairs`, leaving out the members whose value is nil (optional fields are omitted;
     /// a field marked `|null` in the spec is given as `.null` explicitly).
-    static func object(_ pairs: KeyValuePairs<String, JSONValue?>) -> JSONValue {
+    public static func object(_ pairs: KeyValuePairs<String, JSONValue?>) -> JSONValue {
         .object(JSONObject(pairs.compactMap { k, v in v.map { (key: k, value: $0) } })!)
     }
 
-    static func object(_ pairs: [(String, JSONValue)]) -> JSONValue {
+    public static func object(_ pairs: [(String, JSONValue)]) -> JSONValue {
         .object(JSONObject(pairs.map { (key: $0.0, value: $0.1) })!)
     }
 
-    static func string(_ s: String) -> JSONValue { .string(s) }
-    static func string(_ s: String?) -> JSONValue? { s.map(JSONValue.string) }
-    static func int(_ i: some BinaryInteger) -> JSONValue { .number(JSONNumber(Int64(i))) }
-    static func bool(_ b: Bool) -> JSONValue { .bool(b) }
-    static func time(_ t: Timestamp) -> JSONValue { .string(t.description) }
-    static func time(_ t: Timestamp?) -> JSONValue? { t.map(time) }
-    static func timeOrNull(_ t: Timestamp?) -> JSONValue { t.map(time) ?? .null }
-    static func array(_ values: [JSONValue]) -> JSONValue { .array(values) }
+    public static func string(_ s: String) -> JSONValue { .string(s) }
+    public static func string(_ s: String?) -> JSONValue? { s.map(JSONValue.string) }
+    public static func int(_ i: some BinaryInteger) -> JSONValue { .number(JSONNumber(Int64(i))) }
+    public static func bool(_ b: Bool) -> JSONValue { .bool(b) }
+    public static func time(_ t: Timestamp) -> JSONValue { .string(t.description) }
+    public static func time(_ t: Timestamp?) -> JSONValue? { t.map(time) }
+    public static func timeOrNull(_ t: Timestamp?) -> JSONValue { t.map(time) ?? .null }
+    public static func array(_ values: [JSONValue]) -> JSONValue { .array(values) }
 
     /// `numerator / denominator` rounded to 4 decimals, half away from zero, from the exact value
     /// (projections.md §0: 1/32 gives 0.0313).
-    static func fraction(_ numerator: Int64, _ denominator: Int64) -> JSONValue {
+    public static func fraction(_ numerator: Int64, _ denominator: Int64) -> JSONValue {
         guard denominator != 0 else { return int(0) }
         let negative = (numerator < 0) != (denominator < 0)
         let n = numerator.magnitude * 10_000, d = denominator.magnitude
@@ -33,15 +33,15 @@ enum J {
         return .number(JSONNumber(negative ? -value : value)!)
     }
 
-    static func geo(_ g: Geo) -> JSONValue {
+    public static func geo(_ g: Geo) -> JSONValue {
         object(["lat": .number(JSONNumber(g.lat)!), "lng": .number(JSONNumber(g.lng)!)])
     }
 
-    static func address(_ a: Address) -> JSONValue {
+    public static func address(_ a: Address) -> JSONValue {
         object(["street": string(a.street), "suite": string(a.suite), "city": string(a.city), "zipcode": string(a.zipcode)])
     }
 
-    static func company(_ c: Company) -> JSONValue {
+    public static func company(_ c: Company) -> JSONValue {
         object(["name": string(c.name), "catchPhrase": string(c.catchPhrase), "bs": string(c.bs)])
     }
 }

@@ -11,8 +11,7 @@ struct Gate {
 
     /// Makes sure `actor` is unlocked at `now`, asking for the passcode when needed.
     func ensureUnlocked(_ actor: String) throws {
-        let account = try store.read { _, models in try models.account(actor) }
-        guard let account, !account.deleted else { throw Failure.refused("no such account \"\(actor)\"") }
+        let account = try Gate.activeAccount(actor, in: store)
         let now = try stamp()
         switch account.lockout.state(at: now) {
         case .unlocked:
@@ -35,8 +34,8 @@ struct Gate {
     /// Checks `passcode` for `actor` and records the attempt: `locked` without checking while locked out,
     /// else `granted` or `denied`. Throws exit 77 unless granted.
     func attempt(_ actor: String, passcode: String) throws {
-        let account = try store.read { _, models in try models.account(actor) }
-        guard let account, !account.deleted, let credential = account.credential else {
+        let account = try Gate.activeAccount(actor, in: store)
+        guard let credential = account.credential else {
             throw Failure.notAllowed("\(actor) has no passcode yet: set one with `veritrail passcode set --as \(actor)`")
         }
         // The hash is computed outside the write transaction, so other writers are not held up by PBKDF2.
@@ -62,6 +61,15 @@ struct Gate {
             let left = Lockout.maxFailures - after.failures
             throw Failure.notAllowed("wrong passcode for \(actor) (\(left) attempt\(left == 1 ? "" : "s") left before a one-minute lockout)")
         }
+    }
+
+    /// The account that is to act: unknown or deleted accounts are refused input (65), not "not allowed".
+    static func activeAccount(_ username: String, in store: Store) throws -> AccountRecord {
+        guard let account = try store.read({ _, models in try models.account(username) }) else {
+            throw Failure.refused("no such account \"\(username)\"")
+        }
+        guard !account.deleted else { throw Failure.refused("account \"\(username)\" is deleted and can no longer act") }
+        return account
     }
 
     static func lockedMessage(_ lockout: Lockout, actor: String, now: Timestamp) -> String {

@@ -62,9 +62,10 @@ struct WriteCommand {
         }
     }
 
-    /// A broken "who may" rule is not allowed (77); any other broken rule is refused input (65).
+    /// A broken "who may" rule is not allowed (77); any other broken rule is refused input (65), an unknown
+    /// or deleted actor included.
     static func failure(_ e: EventError) -> Failure {
-        e.field.path == "actor" ? .notAllowed(e.description) : .refused(e.description)
+        e.isPermission ? .notAllowed(e.description) : .refused(e.description)
     }
 
     /// Prints what was written: `{"events": [{"seq", "id", "type"}]}` with `--json`, a line per event without.

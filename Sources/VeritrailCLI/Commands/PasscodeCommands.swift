@@ -1,3 +1,4 @@
+import Projections
 import ArgumentParser
 import Domain
 import Engine
@@ -72,6 +73,7 @@ struct UnlockCommand: ParsableCommand {
         try runReporting {
             let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
+            _ = try Gate.activeAccount(actor, in: writer.store)
             let reader = PasscodeReader(fromStdin: passcodeStdin)
             guard reader.canRead else { throw Failure.usage("a passcode is read from a terminal or with --passcode-stdin") }
             guard let passcode = try reader.read("Passcode for \(actor): ") else { throw Failure.notAllowed("no passcode given") }

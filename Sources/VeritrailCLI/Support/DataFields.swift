@@ -1,3 +1,4 @@
+import Projections
 import StrictJSON
 
 /// The `data` of an event a command writes, built field by field; absent options stay absent.

@@ -1,3 +1,4 @@
+import Projections
 import Domain
 import Engine
 import StrictJSON
