@@ -1,3 +1,3 @@
 import VeritrailCLI
 
-Veritrail.main()
+Veritrail.runCommandLine()
