@@ -55,10 +55,11 @@ public struct Appender {
         }
         try Rules.check(incoming, against: models)
         let event = incoming.event(id: incoming.id ?? EventID.random())
-        if let claimed = incoming.claimedHash, claimed != HashChain.next(after: writer.head.hash, event: event, seq: next) {
+        let hash = writer.nextHash(event, data: incoming.canonicalData)
+        if let claimed = incoming.claimedHash, claimed != hash {
             throw EventError(type: type, path: "hash", rule: "does not match the event: the line was changed, or an earlier one was")
         }
-        let logged = try writer.append(event)
+        let logged = try writer.append(event, hash: hash)
         try models.apply(logged)
         return .appended(logged.seq)
     }

@@ -6,11 +6,6 @@ import Domain
 public enum HashChain {
     public static let genesis = [UInt8](repeating: 0, count: 32)
 
-    /// The chain value after `event` at `seq`, given the value before it.
-    public static func next(after previous: some Sequence<UInt8>, event: Event, seq: UInt64) -> [UInt8] {
-        next(after: previous, canonical: EventJSON.canonical(event, seq: seq))
-    }
-
     /// The chain value after an event whose canonical form (without `hash`) is `canonical`.
     public static func next(after previous: some Sequence<UInt8>, canonical: [UInt8]) -> [UInt8] {
         var hasher = SHA256()

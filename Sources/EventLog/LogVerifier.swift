@@ -61,14 +61,15 @@ public enum LogVerifier {
             lastAt = try reader.storedAt(at: range.lowerBound - 1)
         }
         var failure: Failure?
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(1024)
         try reader.forEachRecord(from: range.lowerBound, through: range.upperBound) { seq, bytes in
             guard seq == expectedSeq else {
                 failure = Failure(seq: expectedSeq, reason: "event \(expectedSeq) is missing (the next stored is \(seq))")
                 return false
             }
-            let canonical: [UInt8]
             do {
-                canonical = try StoredEvent.canonical(bytes, seq: seq, withHash: false)
+                try StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)
             } catch {
                 failure = Failure(seq: seq, reason: "the stored event is damaged (\(error))")
                 return false

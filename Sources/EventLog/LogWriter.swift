@@ -12,11 +12,16 @@ public struct LogWriter {
         head = try reader.head()
     }
 
-    /// Appends `event` at the next seq and returns it logged. The caller has checked it against the rules
-    /// and made sure its id is new.
-    public mutating func append(_ event: Event) throws -> LoggedEvent {
+    /// The chain value `event` would have if it were appended next; `data` is its payload's canonical
+    /// JSON when already made.
+    public func nextHash(_ event: Event, data: [UInt8]? = nil) -> [UInt8] {
+        HashChain.next(after: head.hash, canonical: EventJSON.canonical(event, seq: head.seq + 1, data: data))
+    }
+
+    /// Appends `event` at the next seq, with its chain value `hash` (`nextHash`), and returns it logged.
+    /// The caller has checked it against the rules and made sure its id is new.
+    public mutating func append(_ event: Event, hash: [UInt8]) throws -> LoggedEvent {
         let seq = head.seq + 1
-        let hash = HashChain.next(after: head.hash, event: event, seq: seq)
         let record = StoredEvent.encode(event, hash: hash)
         let log = reader.log
         let txn = reader.transaction

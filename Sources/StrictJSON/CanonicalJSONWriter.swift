@@ -71,6 +71,13 @@ public struct CanonicalJSONWriter: Sendable {
         needsComma = true
     }
 
+    /// A value that is already canonical JSON (an object written earlier), copied as it is.
+    public mutating func canonicalValue(_ value: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: value)
+        needsComma = true
+    }
+
     public mutating func int(_ value: Int64) {
         separate()
         appendDecimal(value)

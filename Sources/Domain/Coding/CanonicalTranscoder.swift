@@ -9,8 +9,10 @@ import StrictJSON
 struct CanonicalTranscoder: FieldSource {
     var source: BinaryFieldSource
     var out: [UInt8]
-    /// Whether the object being written still has no member (one flag per open object).
-    private var empty: [Bool] = [true]
+    /// Whether each open object still has no member: bit n for the object at depth n (events nest
+    /// objects three deep at most).
+    private var empty: UInt32 = 1
+    private var depth = 0
 
     init(source: BinaryFieldSource, out: [UInt8]) {
         self.source = source
@@ -18,7 +20,8 @@ struct CanonicalTranscoder: FieldSource {
     }
 
     mutating func key(_ key: StaticString) {
-        if empty[empty.count - 1] { empty[empty.count - 1] = false } else { out.append(0x2C) }
+        let bit: UInt32 = 1 << depth
+        if empty & bit != 0 { empty &= ~bit } else { out.append(0x2C) }
         out.append(0x22)
         out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         out.append(0x22)
@@ -27,12 +30,13 @@ struct CanonicalTranscoder: FieldSource {
 
     mutating func beginObject() {
         out.append(0x7B)
-        empty.append(true)
+        depth += 1
+        empty |= 1 << depth
     }
 
     mutating func endObject() {
         out.append(0x7D)
-        empty.removeLast()
+        depth -= 1
     }
 
     /// A JSON string from UTF-8 bytes, with only the mandatory escapes of RFC 8785.

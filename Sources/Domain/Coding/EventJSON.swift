@@ -69,23 +69,36 @@ public enum EventJSON {
         } catch {
             throw EventError(type: type, field: error)
         }
-        return IncomingEvent(id: id, at: at, actor: actor, payload: payload, claimedSeq: claimedSeq, claimedHash: claimedHash)
+        return IncomingEvent(id: id, at: at, actor: actor, payload: payload, claimedSeq: claimedSeq, claimedHash: claimedHash,
+                             canonicalData: canonicalData(payload))
     }
 
     /// The canonical out form (events.md §2): `{"actor","at","data","hash"?,"id","seq","type"}` in RFC 8785 form.
-    /// Without `hash` it is what the chain hashes; with it, an exported line.
-    public static func canonical(_ event: Event, seq: UInt64, hash: [UInt8]? = nil) -> [UInt8] {
+    /// Without `hash` it is what the chain hashes; with it, an exported line. `data`, when given, is the
+    /// payload's canonical JSON made earlier (`IncomingEvent.canonicalData`).
+    public static func canonical(_ event: Event, seq: UInt64, hash: [UInt8]? = nil, data: [UInt8]? = nil) -> [UInt8] {
         var sink = CanonicalFieldSink(writer: CanonicalJSONWriter())
-        writeCanonical(event, seq: seq, hash: hash, into: &sink)
+        writeCanonical(event, seq: seq, hash: hash, data: data, into: &sink)
         return sink.writer.bytes
     }
 
-    private static func writeCanonical(_ event: Event, seq: UInt64, hash: [UInt8]?, into sink: inout CanonicalFieldSink) {
+    /// The canonical JSON of a payload: the `data` member of the out form.
+    public static func canonicalData(_ payload: Payload) -> [UInt8] {
+        var sink = CanonicalFieldSink(writer: CanonicalJSONWriter(reservingCapacity: 384))
+        sink.writer.beginObject()
+        payload.write(to: &sink)
+        sink.writer.endObject()
+        return sink.writer.bytes
+    }
+
+    private static func writeCanonical(_ event: Event, seq: UInt64, hash: [UInt8]?, data: [UInt8]?,
+                                       into sink: inout CanonicalFieldSink) {
         sink.writer.beginObject()
         sink.string("actor", event.actor)
         sink.writer.key("at")
         sink.writer.string(event.at.description)
-        sink.object("data") { event.payload.write(to: &$0) }
+        sink.writer.key("data")
+        sink.writer.canonicalValue(data ?? canonicalData(event.payload))
         if let hash { sink.string("hash", Hex.encode(hash)) }
         sink.string("id", event.id)
         sink.integer("seq", Int64(seq))

@@ -37,6 +37,16 @@ public enum StoredEvent {
     /// The canonical out form of a stored record (events.md §2), transcoded without decoding it into Swift
     /// values: without `hash` it is what the chain hashes; `withHash` makes an exported line.
     public static func canonical(_ bytes: UnsafeRawBufferPointer, seq: UInt64, withHash: Bool) throws(FieldError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2 + 160)
+        try canonical(bytes, seq: seq, withHash: withHash, into: &out)
+        return out
+    }
+
+    /// The same, written into `out` (emptied first), so that a caller going through many events reuses one
+    /// buffer.
+    public static func canonical(_ bytes: UnsafeRawBufferPointer, seq: UInt64, withHash: Bool,
+                                 into out: inout [UInt8]) throws(FieldError) {
         var source = BinaryFieldSource(bytes: bytes)
         guard try source.byte("format") == format else { throw FieldError(path: "format", rule: "unknown stored format") }
         let type = try source.choice("type", EventType.self)
@@ -44,9 +54,9 @@ public enum StoredEvent {
         let hash = try source.slice("hash", count: 32)
         let id = try source.rawBytes("id")
         let actor = try source.rawBytes("actor")
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2 + 160)
+        out.removeAll(keepingCapacity: true)
         var t = CanonicalTranscoder(source: source, out: out)
+        out = []
         t.beginObject()
         t.key("actor"); t.appendString(actor)
         t.key("at"); t.out.append(0x22); at.appendText(to: &t.out); t.out.append(0x22)
@@ -59,7 +69,7 @@ public enum StoredEvent {
         t.key("seq"); t.appendInteger(Int64(seq))
         t.key("type"); t.appendString(type.rawValue)
         t.endObject()
-        return t.out
+        out = t.out
     }
 
     /// The chain hash kept in a stored record, without decoding the rest.
