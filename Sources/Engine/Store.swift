@@ -50,7 +50,7 @@ public final class Store: @unchecked Sendable {
             try LogReader(log: log, transaction: txn).forEach { logged in
                 try models.apply(logged)
                 count += 1
-                if count % 65_536 == 0 { progress(count) }
+                if count % 4_096 == 0 { progress(count) }
                 return true
             }
             try models.flush()

@@ -33,13 +33,14 @@ struct ImportCommand: ParsableCommand {
             let directoryExisted = access(directory, F_OK) == 0
             // A store takes about 2.2 times the NDJSON it is imported from: map that much up front.
             let store = try Store(directory: directory, create: true, mapSize: (64 << 20) + 3 * reader.size)
-            let progress = Progress(label: "importing", enabled: !global.json && Output.stderrIsTerminal)
+            let progress = Progress(label: "importing", total: reader.size, unit: "",
+                                    enabled: !global.json && Output.stderrIsTerminal)
             let outcome = Result { try store.write { appender in
                 let lines = DecodedLines(reader)
                 defer { lines.cancel() }
                 var appended = 0, existing = 0
                 while let batch = lines.next() {
-                    for item in batch {
+                    for item in batch.items {
                         switch item {
                         case .failure(let error):
                             throw error
@@ -54,7 +55,7 @@ struct ImportCommand: ParsableCommand {
                             }
                         }
                     }
-                    progress.tick(appended + existing)
+                    progress.tick(batch.bytesRead)
                 }
                 return (appended, existing, appender.head)
             } }

@@ -13,8 +13,11 @@ struct RebuildCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let progress = Progress(label: "rebuilding", enabled: !global.json && Output.stderrIsTerminal)
-            let events = try global.openStore().rebuild { progress.tick(Int($0)) }
+            let store = try global.openStore()
+            let total = try store.read { reader, _ in try reader.head().seq }
+            let progress = Progress(label: "rebuilding", total: Int(total), unit: "events",
+                                    enabled: !global.json && Output.stderrIsTerminal)
+            let events = try store.rebuild { progress.tick(Int($0)) }
             progress.finish()
             if global.json { Output.json(J.object([("events", J.int(events))])) } else { Output.print("rebuilt the read models from \(events) events") }
         }

@@ -53,7 +53,8 @@ struct ScanCommand: ParsableCommand {
             if let batch {
                 let rows = try BatchFile.read(batch)
                 let batchId = "b-" + EventID.random().prefix(8)
-                let progress = Progress(label: "recording scans", enabled: !global.json && Output.stderrIsTerminal)
+                let progress = Progress(label: "recording scans", total: rows.count, unit: "scans",
+                                        enabled: !global.json && Output.stderrIsTerminal)
                 let logged = try writer.append(unlocking: actor) { at, models in
                     let settings = try models.account(actor)?.settings ?? AccountRecord.Settings()
                     return try rows.enumerated().map { index, row in

@@ -10,8 +10,14 @@ final class DecodedLines: @unchecked Sendable {
         case failure(Error)
     }
 
+    /// Lines in order, and how many bytes of the input had been read when the batch was made.
+    struct Batch {
+        var items: [Item] = []
+        var bytesRead = 0
+    }
+
     private let condition = NSCondition()
-    private var ready: [[Item]] = []
+    private var ready: [Batch] = []
     private var done = false
     private var cancelled = false
     private let reader: LineReader
@@ -28,7 +34,7 @@ final class DecodedLines: @unchecked Sendable {
     }
 
     /// The next batch, in line order, or nil at the end.
-    func next() -> [Item]? {
+    func next() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty && !done { condition.wait() }
@@ -48,30 +54,31 @@ final class DecodedLines: @unchecked Sendable {
     }
 
     private func produce() {
-        var batch: [Item] = []
-        batch.reserveCapacity(DecodedLines.batchSize)
+        var batch = Batch()
+        batch.items.reserveCapacity(DecodedLines.batchSize)
         func push() -> Bool {
+            batch.bytesRead = reader.bytesRead
             condition.lock()
             defer { condition.unlock() }
             while ready.count >= DecodedLines.maxBatches && !cancelled { condition.wait() }
             if cancelled { return false }
             ready.append(batch)
             condition.broadcast()
-            batch = []
-            batch.reserveCapacity(DecodedLines.batchSize)
+            batch = Batch()
+            batch.items.reserveCapacity(DecodedLines.batchSize)
             return true
         }
         do {
             while try reader.next({ line in
                 guard !isBlank(line) else { return }
-                batch.append(.event(line: reader.lineNumber, try decodeLine(line, number: reader.lineNumber)))
+                batch.items.append(.event(line: reader.lineNumber, try decodeLine(line, number: reader.lineNumber)))
             }) {
-                if batch.count >= DecodedLines.batchSize, !push() { break }
+                if batch.items.count >= DecodedLines.batchSize, !push() { break }
             }
         } catch {
-            batch.append(.failure(error))
+            batch.items.append(.failure(error))
         }
-        if !batch.isEmpty { _ = push() }
+        if !batch.items.isEmpty { _ = push() }
         condition.lock()
         done = true
         condition.broadcast()

@@ -16,6 +16,8 @@ final class LineReader {
     private var atEnd = false
     /// The number of the last line returned (1-based).
     private(set) var lineNumber = 0
+    /// How many bytes of the input have been read so far.
+    private(set) var bytesRead = 0
 
     /// Opens `path`, or stdin for `-`.
     init(path: String) throws(Failure) {
@@ -65,6 +67,7 @@ final class LineReader {
         start = 0
         atEnd = false
         lineNumber = 0
+        bytesRead = 0
     }
 
     deinit {
@@ -108,6 +111,7 @@ final class LineReader {
         } while n < 0 && errno == EINTR
         guard n >= 0 else { throw Failure.refused("can not read the input: \(String(cString: strerror(errno)))") }
         buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+        bytesRead += n
         if n == 0 { atEnd = true }
     }
 }
