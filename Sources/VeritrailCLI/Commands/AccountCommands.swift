@@ -117,7 +117,9 @@ struct RegisterCommand: ParsableCommand {
 /// `account update USER` and `account delete USER`.
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "account", abstract: "Change or delete an account.", subcommands: [Update.self, Delete.self])
+        commandName: "account", abstract: "Change or delete an account.",
+        discussion: "Examples:\n  veritrail account update mlopez --phone \"+33 4 00 00 00 00\" --as mlopez\n  veritrail account delete mlopez --yes --as admin",
+        subcommands: [Update.self, Delete.self])
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -9,6 +9,7 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Look at the log itself: its status, its last events, its hash chain.",
+        discussion: "Examples:\n  veritrail log status --json\n  veritrail log tail -n 5\n  veritrail log verify --digest 120:3f0c…\n  veritrail log digest",
         subcommands: [Status.self, Tail.self, Verify.self, Digest.self]
     )
 

@@ -7,7 +7,9 @@ import StrictJSON
 /// `passcode set [USER]`: configures or changes a passcode (cli.md §4).
 struct PasscodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "passcode", abstract: "Set or change a passcode.", subcommands: [Set.self])
+        commandName: "passcode", abstract: "Set or change a passcode.",
+        discussion: "Example: veritrail passcode set --as ines   (asks the current passcode, then the new one twice)",
+        subcommands: [Set.self])
 
     /// The `data` of a `passcode.set`.
     static func data(_ username: String, _ credential: Credential) -> [(String, JSONValue)] {

@@ -101,7 +101,8 @@ struct SearchCommand: ParsableCommand {
 /// `fitness set`: body type and height, which a calorie goal needs.
 struct FitnessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fitness", abstract: "Your fitness profile.", subcommands: [Set.self])
+        commandName: "fitness", abstract: "Your fitness profile.",
+        discussion: "Example: veritrail fitness set --body-type 1 --height-inches 70 --as tom", subcommands: [Set.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -130,7 +131,8 @@ struct FitnessCommand: ParsableCommand {
 /// `goal set`: a monthly goal for one metric (0 turns it off for the month).
 struct GoalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "goal", abstract: "Your monthly goals.", subcommands: [Set.self])
+        commandName: "goal", abstract: "Your monthly goals.",
+        discussion: "Example: veritrail goal set --metric jumps --target 30000 --as tom", subcommands: [Set.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -165,7 +167,9 @@ struct GoalCommand: ParsableCommand {
 /// `session record`: one jump session.
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "session", abstract: "Jump sessions.", subcommands: [Record.self])
+        commandName: "session", abstract: "Jump sessions.",
+        discussion: "Example: veritrail session record --park Plainfield --start 13:00 --end 14:00 --jumps 8798 --calories 521 --as tom",
+        subcommands: [Record.self])
 
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(

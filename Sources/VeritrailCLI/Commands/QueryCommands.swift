@@ -99,6 +99,7 @@ struct CustomersCommand: ParsableCommand {
 struct CustomerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "customer", abstract: "One customer: show it, or move it to another status.",
+        discussion: "Examples:\n  veritrail customer show mlopez\n  veritrail customer status mlopez ONBOARDED --as admin",
         subcommands: [Show.self, CustomerStatusCommand.self])
 
     struct Show: ParsableCommand {
@@ -146,6 +147,7 @@ struct AccountsCommand: ParsableCommand {
 struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings", abstract: "An account's scanner and history settings: show them, or set yours.",
+        discussion: "Examples:\n  veritrail settings ines\n  veritrail settings set --history-window 7d --as ines",
         subcommands: [Show.self, SettingsSetCommand.self], defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
