@@ -58,13 +58,13 @@ public final class Models: RuleState {
         return record
     }
 
-    /// The stats key of one actor's scans ("" is every scan).
+    /// The stats key of one actor's scans ("*" is every scan).
     static func statsKey(actor: String?) -> String { actor.map { "@" + $0 } ?? "*" }
 
+    /// Changes a stats record in place in the cache (no copy of its category list).
     private func update(stats key: String, _ change: (inout StatsRecord) -> Void) throws {
-        var record = try stats(key)
-        change(&record)
-        statsCache[key] = record
+        if statsCache[key] == nil { _ = try stats(key) }
+        change(&statsCache[key, default: StatsRecord()])
         dirtyStats.insert(key)
     }
 
@@ -85,11 +85,11 @@ public final class Models: RuleState {
         return record
     }
 
+    /// Changes a month record in place in the cache.
     private func update(_ username: String, _ month: Month, _ change: (inout UserMonthRecord) -> Void) throws {
-        var record = try userMonth(username, month) ?? UserMonthRecord()
-        change(&record)
         let key = Models.monthKey(username, month)
-        monthCache[key] = record
+        if monthCache[key] == nil { _ = try userMonth(username, month) }
+        change(&monthCache[key, default: UserMonthRecord()])
         dirtyMonths.insert(key)
     }
 
@@ -122,10 +122,10 @@ public final class Models: RuleState {
         return record
     }
 
+    /// Changes the totals in place (no copy of the per-type counts).
     private func updateTotals(_ change: (inout LogTotals) -> Void) throws {
-        var record = try totals()
-        change(&record)
-        cachedTotals = record
+        if cachedTotals == nil { _ = try totals() }
+        change(&cachedTotals!)
         totalsDirty = true
     }
 
