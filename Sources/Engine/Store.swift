@@ -24,8 +24,9 @@ public final class Store: @unchecked Sendable {
     /// it throws. `body` may run more than once (when the store grows), so keep its effects in the store.
     public func write<R>(_ body: (inout Appender) throws -> R) throws -> R {
         try log.environment.write { txn in
-            let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases))
-            var appender = Appender(writer: try LogWriter(log: log, transaction: txn), models: models)
+            let writer = try LogWriter(log: log, transaction: txn)
+            let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
+            var appender = Appender(writer: writer, models: models)
             let result = try body(&appender)
             try models.flush()
             return result
@@ -35,7 +36,8 @@ public final class Store: @unchecked Sendable {
     /// Runs `body` on a consistent snapshot of the log and its stored read models.
     public func read<R>(_ body: (LogReader, Models) throws -> R) throws -> R {
         try log.environment.read { txn in
-            try body(LogReader(log: log, transaction: txn), Models(tables: StoredTables(transaction: txn, databases: modelDatabases)))
+            let reader = LogReader(log: log, transaction: txn)
+            return try body(reader, Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: reader))
         }
     }
 
@@ -45,9 +47,10 @@ public final class Store: @unchecked Sendable {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             try tables.dropAll()
-            let models = Models(tables: tables)
+            let reader = LogReader(log: log, transaction: txn)
+            let models = Models(tables: tables, log: reader)
             var count: UInt64 = 0
-            try LogReader(log: log, transaction: txn).forEach { logged in
+            try reader.forEach { logged in
                 try models.apply(logged)
                 count += 1
                 if count % 4_096 == 0 { progress(count) }
@@ -61,7 +64,7 @@ public final class Store: @unchecked Sendable {
     /// Replays the events of a prefix of the log into in-memory models: those with `seq ≤ through` and
     /// `at ≤ notAfter` (a prefix, since time never runs backwards in the log).
     public static func replay(_ reader: LogReader, through: UInt64, notAfter: Timestamp?) throws -> (models: Models, last: LoggedEvent?) {
-        let models = Models(tables: MemoryTables())
+        let models = Models(tables: MemoryTables(), log: reader)
         var last: LoggedEvent?
         try reader.forEach(through: through) { logged in
             if let notAfter, logged.event.at > notAfter { return false }

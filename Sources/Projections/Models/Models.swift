@@ -1,5 +1,6 @@
 import Crypto
 import Domain
+import EventLog
 
 /// The read models over a set of tables: typed access with a write-back cache, how each event changes
 /// them (`apply`), and what the rules need to know (`RuleState`).
@@ -8,6 +9,8 @@ import Domain
 /// million scans does not decode the acting account a million times.
 public final class Models: RuleState {
     public let tables: ModelTables
+    /// The log the models are of, in the same transaction: scan rows read their scan from it.
+    public let log: LogReader
     private var accountCache: [String: AccountRecord] = [:]
     private var statsCache: [String: StatsRecord] = [:]
     private var monthCache: [[UInt8]: UserMonthRecord] = [:]
@@ -17,8 +20,9 @@ public final class Models: RuleState {
     private var cachedTotals: LogTotals?
     private var totalsDirty = false
 
-    public init(tables: ModelTables) {
+    public init(tables: ModelTables, log: LogReader) {
         self.tables = tables
+        self.log = log
     }
 
     // MARK: Typed access
@@ -156,7 +160,14 @@ public final class Models: RuleState {
     }
 
     public func scanRow(_ ordinal: UInt32) throws -> ScanRow {
-        try withScanRow(ordinal) { bytes in try ScanRow(decoding: bytes) }
+        try withScanRow(ordinal) { bytes in
+            try ScanRow(decoding: bytes) { seq in
+                guard case .scanRecorded(let scan)? = try log.event(at: seq)?.event.payload else {
+                    throw FieldError(path: "scan \(ordinal)", rule: "its event at seq \(seq) is not a scan")
+                }
+                return scan
+            }
+        }
     }
 
     public func scanOrdinal(_ scanId: String) throws -> UInt32? {

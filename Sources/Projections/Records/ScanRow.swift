@@ -3,10 +3,10 @@ import Domain
 /// One scan as the history shows it: the recorded scan, who and when, how often its code was seen
 /// before, and its report once there is one.
 ///
-/// Stored by scan ordinal (1, 2, 3, … in log order). The stored form begins with a header that filters
-/// read without decoding the rest: `[seq 8][at 8][flags 1][actor][category][search text]`, where the search
+/// Stored by scan ordinal (1, 2, 3, … in log order) as a header that filters read without decoding the
+/// rest, `[seq 8][at 8][flags 1][actor][category][search text]`, then `seenBefore` and the report. The search
 /// text is the lower-cased searchable fields, each followed by a 0 byte, so `history --search` is a byte
-/// search over the header.
+/// search over the header. The scan itself is not copied into the row: it is read from the log by `seq`.
 public struct ScanRow: Sendable, Equatable {
     public var seq: UInt64
     public var at: Timestamp
@@ -49,7 +49,6 @@ public struct ScanRow: Sendable, Equatable {
         appendSearchText(to: &text)
         s.varint(UInt64(text.count))
         s.bytes.append(contentsOf: text)
-        scan.write(to: &s)
         s.varint(UInt64(seenBefore))
         s.optionalObject("", report) { s, r in
             s.choice("", r.reason); s.optionalString("", r.message); s.signed(r.at.microseconds); s.raw(r.by)
@@ -61,13 +60,14 @@ public struct ScanRow: Sendable, Equatable {
         self.seq = seq; self.at = at; self.actor = actor; self.scan = scan; self.seenBefore = seenBefore; self.report = report
     }
 
-    init(decoding bytes: UnsafeRawBufferPointer) throws(FieldError) {
+    /// Decodes a stored row; `scan` gives the recorded scan at a seq (from the log).
+    init(decoding bytes: UnsafeRawBufferPointer, scan: (UInt64) throws -> ScanRecorded) throws {
         let header = try ScanRowHeader(bytes)
         var s = BinaryFieldSource(bytes: bytes, position: header.end)
         seq = header.seq
         at = header.at
         actor = String(decoding: header.actor, as: UTF8.self)
-        scan = try ScanRecorded(from: &s)
+        self.scan = try scan(header.seq)
         seenBefore = Int(try s.varint("seenBefore"))
         report = try s.optionalObject("report") { (s: inout BinaryFieldSource) throws(FieldError) in
             Report(reason: try s.choice("reason", ReportReason.self), message: try s.optionalString("message", .code),
