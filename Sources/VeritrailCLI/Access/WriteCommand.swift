@@ -80,6 +80,23 @@ struct WriteCommand {
     }
 }
 
+extension WriteCommand {
+    /// The whole of a command that appends one event of `type` for the acting user (`--as`), once unlocked:
+    /// `data` builds the event's data for the actor and the time, `said` the sentence that reports it.
+    static func appendOne(_ type: EventType, global: GlobalOptions, passcodeStdin: Bool,
+                          data: (_ actor: String, _ at: Timestamp) -> [(String, JSONValue)],
+                          said: (_ actor: String) -> String) throws {
+        try runReporting {
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let actor = try writer.actor()
+            let logged = try writer.append(unlocking: actor) { at, _ in
+                [try EventBuilder.event(type, actor: actor, at: at, data: data(actor, at))]
+            }
+            writer.report(logged, said(actor))
+        }
+    }
+}
+
 /// One event a command wrote.
 struct LoggedSummary {
     var seq: UInt64

@@ -19,16 +19,11 @@ struct CustomerStatusCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
-            let actor = try writer.actor()
-            let logged = try writer.append(unlocking: actor) { at, _ in
-                var data = DataFields()
-                data.set("username", user); data.set("status", status.rawValue); data.set("note", note)
-                return [try EventBuilder.event(.statusChanged, actor: actor, at: at, data: data.pairs)]
-            }
-            writer.report(logged, "\(user) is now \(status.rawValue)")
-        }
+        try WriteCommand.appendOne(.statusChanged, global: global, passcodeStdin: passcodeStdin, data: { _, _ in
+            var data = DataFields()
+            data.set("username", user); data.set("status", status.rawValue); data.set("note", note)
+            return data.pairs
+        }, said: { _ in "\(user) is now \(status.rawValue)" })
     }
 }
 
@@ -48,18 +43,13 @@ struct SettingsSetCommand: ParsableCommand {
     enum OnOff: String, ExpressibleByArgument { case on, off }
 
     func run() throws {
-        try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
-            let actor = try writer.actor()
-            let logged = try writer.append(unlocking: actor) { at, _ in
-                var data = DataFields()
-                data.set("username", actor); data.set("flash", flash.map { $0 == .on })
-                data.set("captureMode", captureMode?.rawValue); data.set("historyWindow", historyWindow?.rawValue)
-                data.set("color", color?.rawValue)
-                return [try EventBuilder.event(.settingsChanged, actor: actor, at: at, data: data.pairs)]
-            }
-            writer.report(logged, "changed the settings of \(actor)")
-        }
+        try WriteCommand.appendOne(.settingsChanged, global: global, passcodeStdin: passcodeStdin, data: { actor, _ in
+            var data = DataFields()
+            data.set("username", actor); data.set("flash", flash.map { $0 == .on })
+            data.set("captureMode", captureMode?.rawValue); data.set("historyWindow", historyWindow?.rawValue)
+            data.set("color", color?.rawValue)
+            return data.pairs
+        }, said: { "changed the settings of \($0)" })
     }
 }
 
@@ -114,16 +104,9 @@ struct FitnessCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try runReporting {
-                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
-                let actor = try writer.actor()
-                let logged = try writer.append(unlocking: actor) { at, _ in
-                    [try EventBuilder.event(.fitnessUpdated, actor: actor, at: at, data: [
-                        ("username", J.string(actor)), ("bodyType", J.int(bodyType)), ("heightInches", J.int(heightInches)),
-                    ])]
-                }
-                writer.report(logged, "updated the fitness profile of \(actor)")
-            }
+            try WriteCommand.appendOne(.fitnessUpdated, global: global, passcodeStdin: passcodeStdin, data: { actor, _ in
+                [("username", J.string(actor)), ("bodyType", J.int(bodyType)), ("heightInches", J.int(heightInches))]
+            }, said: { "updated the fitness profile of \($0)" })
         }
     }
 }
@@ -149,17 +132,10 @@ struct GoalCommand: ParsableCommand {
         }
 
         func run() throws {
-            try runReporting {
-                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
-                let actor = try writer.actor()
-                let logged = try writer.append(unlocking: actor) { at, _ in
-                    [try EventBuilder.event(.goalSet, actor: actor, at: at, data: [
-                        ("username", J.string(actor)), ("month", J.string(month ?? at.month.description)),
-                        ("metric", J.string(metric.rawValue)), ("target", J.int(target)),
-                    ])]
-                }
-                writer.report(logged, "set the \(metric.rawValue) goal of \(actor) to \(target)")
-            }
+            try WriteCommand.appendOne(.goalSet, global: global, passcodeStdin: passcodeStdin, data: { actor, at in
+                [("username", J.string(actor)), ("month", J.string(month ?? at.month.description)),
+                 ("metric", J.string(metric.rawValue)), ("target", J.int(target))]
+            }, said: { "set the \(metric.rawValue) goal of \($0) to \(target)" })
         }
     }
 }
@@ -187,19 +163,12 @@ struct SessionCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try runReporting {
-                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
-                let actor = try writer.actor()
-                let id = sessionId ?? "ses-" + EventID.random().prefix(8)
-                let logged = try writer.append(unlocking: actor) { at, _ in
-                    [try EventBuilder.event(.sessionRecorded, actor: actor, at: at, data: [
-                        ("username", J.string(user ?? actor)), ("sessionId", J.string(id)),
-                        ("date", J.string(date ?? at.date.description)), ("park", J.string(park)), ("startTime", J.string(start)),
-                        ("endTime", J.string(end)), ("jumps", J.int(jumps)), ("calories", J.int(calories)),
-                    ])]
-                }
-                writer.report(logged, "recorded session \(id)")
-            }
+            let id = sessionId ?? "ses-" + EventID.random().prefix(8)
+            try WriteCommand.appendOne(.sessionRecorded, global: global, passcodeStdin: passcodeStdin, data: { actor, at in
+                [("username", J.string(user ?? actor)), ("sessionId", J.string(id)),
+                 ("date", J.string(date ?? at.date.description)), ("park", J.string(park)), ("startTime", J.string(start)),
+                 ("endTime", J.string(end)), ("jumps", J.int(jumps)), ("calories", J.int(calories))]
+            }, said: { _ in "recorded session \(id)" })
         }
     }
 }

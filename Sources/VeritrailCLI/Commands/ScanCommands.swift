@@ -100,15 +100,10 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
-            let actor = try writer.actor()
-            let logged = try writer.append(unlocking: actor) { at, _ in
-                var data = DataFields()
-                data.set("scanId", scanId); data.set("reason", reason.rawValue); data.set("message", message)
-                return [try EventBuilder.event(.counterfeitReported, actor: actor, at: at, data: data.pairs)]
-            }
-            writer.report(logged, "reported scan \(scanId) (\(reason.rawValue))")
-        }
+        try WriteCommand.appendOne(.counterfeitReported, global: global, passcodeStdin: passcodeStdin, data: { _, _ in
+            var data = DataFields()
+            data.set("scanId", scanId); data.set("reason", reason.rawValue); data.set("message", message)
+            return data.pairs
+        }, said: { _ in "reported scan \(scanId) (\(reason.rawValue))" })
     }
 }
