@@ -13,10 +13,10 @@ public final class Models: RuleState {
     public let log: LogReader
     private var accountCache: [String: AccountRecord] = [:]
     private var statsCache: [String: StatsRecord] = [:]
-    private var monthCache: [[UInt8]: UserMonthRecord] = [:]
+    private var monthCache: [ByteKey: UserMonthRecord] = [:]
     private var dirtyAccounts: Set<String> = []
     private var dirtyStats: Set<String> = []
-    private var dirtyMonths: Set<[UInt8]> = []
+    private var dirtyMonths: Set<ByteKey> = []
     private var cachedTotals: LogTotals?
     private var totalsDirty = false
 
@@ -80,9 +80,9 @@ public final class Models: RuleState {
     }
 
     public func userMonth(_ username: String, _ month: Month) throws -> UserMonthRecord? {
-        let key = Models.monthKey(username, month)
+        let key = ByteKey(Models.monthKey(username, month))
         if let cached = monthCache[key] { return cached }
-        let record = try tables.withValue(.userMonths, key) { bytes in
+        let record = try tables.withValue(.userMonths, key.bytes) { bytes in
             try bytes.map { b throws(FieldError) in try UserMonthRecord(decoding: b) }
         }
         if let record { monthCache[key] = record }
@@ -91,7 +91,7 @@ public final class Models: RuleState {
 
     /// Changes a month record in place in the cache.
     private func update(_ username: String, _ month: Month, _ change: (inout UserMonthRecord) -> Void) throws {
-        let key = Models.monthKey(username, month)
+        let key = ByteKey(Models.monthKey(username, month))
         if monthCache[key] == nil { _ = try userMonth(username, month) }
         change(&monthCache[key, default: UserMonthRecord()])
         dirtyMonths.insert(key)
@@ -106,8 +106,8 @@ public final class Models: RuleState {
             months.insert(Models.monthIndex(key, after: prefix.count))
             return true
         }
-        for key in monthCache.keys where key.starts(with: prefix) {
-            months.insert(Models.monthIndex(key, after: prefix.count))
+        for key in monthCache.keys where key.bytes.starts(with: prefix) {
+            months.insert(Models.monthIndex(key.bytes, after: prefix.count))
         }
         return months.sorted(by: >).map(Month.init(index:))
     }
@@ -137,7 +137,7 @@ public final class Models: RuleState {
     public func flush() throws {
         for name in dirtyAccounts { try tables.put(.accounts, Array(name.utf8), accountCache[name]!.encoded()) }
         for key in dirtyStats { try tables.put(.stats, Array(key.utf8), statsCache[key]!.encoded()) }
-        for key in dirtyMonths { try tables.put(.userMonths, key, monthCache[key]!.encoded()) }
+        for key in dirtyMonths { try tables.put(.userMonths, key.bytes, monthCache[key]!.encoded()) }
         if totalsDirty, let cachedTotals { try tables.put(.meta, Array("totals".utf8), cachedTotals.encoded()) }
         dirtyAccounts = []
         dirtyStats = []
