@@ -1,6 +1,7 @@
 import ArgumentParser
 import Domain
 import Engine
+import EventLog
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,15 +34,19 @@ struct ExportCommand: ParsableCommand {
             }
             defer { if output != nil { close(fd) } }
             let out = BufferedOutput(fd: fd)
-            try store.read { reader, _ in
-                try reader.forEachRecord(from: from, through: to ?? .max) { seq, bytes in
-                    var line = try StoredEvent.canonical(bytes, seq: seq, withHash: true)
-                    line.append(0x0A)
-                    out.append(line)
-                    return true
-                }
-            }
+            try store.read { reader, _ in try writeOutForm(reader, from: from, through: to ?? .max, to: out) }
             out.flush()
         }
+    }
+}
+
+/// Writes the events `from`…`through` in the out form, one line each (events.md §1): what `export` and
+/// `log tail --json` print, transcoded from the stored records.
+func writeOutForm(_ reader: LogReader, from: UInt64, through: UInt64, to out: BufferedOutput) throws {
+    try reader.forEachRecord(from: from, through: through) { seq, bytes in
+        var line = try StoredEvent.canonical(bytes, seq: seq, withHash: true)
+        line.append(0x0A)
+        out.append(line)
+        return true
     }
 }

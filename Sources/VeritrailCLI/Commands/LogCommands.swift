@@ -53,15 +53,10 @@ struct LogCommand: ParsableCommand {
                 try global.openStore().read { reader, _ in
                     let head = try reader.head()
                     let first = head.seq > UInt64(n) ? head.seq - UInt64(n) + 1 : 1
+                    if global.json { return try writeOutForm(reader, from: first, through: .max, to: out) }
                     try reader.forEach(from: first) { logged in
-                        if global.json {
-                            var line = EventJSON.canonical(logged.event, seq: logged.seq, hash: logged.hash)
-                            line.append(0x0A)
-                            out.append(line)
-                        } else {
-                            let e = logged.event
-                            out.append(Array("\(logged.seq)\t\(e.at)\t\(e.actor)\t\(e.type.rawValue)\n".utf8))
-                        }
+                        let e = logged.event
+                        out.append(Array("\(logged.seq)\t\(e.at)\t\(e.actor)\t\(e.type.rawValue)\n".utf8))
                         return true
                     }
                 }
