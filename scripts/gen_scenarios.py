@@ -293,6 +293,37 @@ def as_of(s):
     s.q("malformed-as-of", ["stats"], asOf="2026-11-20 10:00:00", now="2026-11-30T00:00:00Z", exit=64)
 
 
+@scenario
+def as_of_report(s):
+    # A replay of a prefix reads the scan list as it was then: a later report, its message included, is not
+    # part of it.
+    s.init()
+    s.user("01T09:00:00", "ines")
+    s.user("01T09:00:00", "kwan")
+    s.scan("18T10:00:00", "ines", "a", notes="shelf 3")     # seq 5
+    s.scan("18T11:00:00", "kwan", "b", result="counterfeit")  # seq 6
+    s.report("19T10:00:00", "kwan", "a", "label", "Hologram peels off")  # seq 7
+    s.report("19T11:00:00", "ines", "b", "price")           # seq 8
+    s.scan("20T10:00:00", "ines", "c")                      # seq 9
+    ids = lambda *xs: {"total": len(xs), "items": [{"scanId": x} for x in xs]}  # noqa: E731
+    s.q("message-before-report", ["history", "--search", "peels"], asOf="6", hand=ids())
+    s.q("message-after-report", ["history", "--search", "peels"], asOf="7", hand=ids("a"))
+    s.q("message-at-head", ["history", "--search", "PEELS"], now="2026-11-21T00:00:00Z", hand=ids("a"))
+    s.q("show-before-report", ["show", "a"], asOf="2026-11-19T09:59:59Z", hand={"scanId": "a", "report": ABSENT})
+    s.q("show-after-report", ["show", "a"], asOf="7",
+        hand={"scanId": "a", "report": {"reason": "label", "message": "Hologram peels off",
+                                        "at": "2026-11-19T10:00:00Z", "by": "kwan"}})
+    s.q("stats-by-between-reports", ["stats", "--by", "kwan"], asOf="7", hand={"total": 1, "reported": 0})
+    s.q("stats-between-reports", ["stats"], asOf="7", hand={"total": 2, "reported": 1})
+    s.q("scan-after-prefix-unknown", ["show", "c"], asOf="8", exit=65)
+    s.q("history-prefix", ["history"], asOf="8",
+        hand={"total": 2, "items": [{"scanId": "b", "report": {"reason": "price", "at": "2026-11-19T11:00:00Z",
+                                                                 "by": "ines"}},
+                                    {"scanId": "a"}]})
+    s.q("replay-prefix", ["replay"], asOf="6",
+        hand={"asOf": {"seq": 6, "at": "2026-11-18T11:00:00Z"}, "stats": {"total": 2, "reported": 0}})
+
+
 # ============================================================================ search
 
 

@@ -31,8 +31,8 @@ extension Store {
             if seqLimit == head.seq, head.at.map({ $0 <= notAfter }) ?? true {
                 return try body(QueryContext(models: stored, now: clock, lastSeq: head.seq, lastAt: head.at))
             }
-            let (models, last) = try Store.replay(reader, through: seqLimit, notAfter: notAfter)
-            return try body(QueryContext(models: models, now: clock, lastSeq: last?.seq ?? 0, lastAt: last?.event.at))
+            let (models, last) = try replay(reader, over: stored, through: seqLimit, notAfter: notAfter)
+            return try body(QueryContext(models: models, now: clock, lastSeq: last?.seq ?? 0, lastAt: last?.at))
         }
     }
 }

@@ -61,17 +61,48 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// Replays the events of a prefix of the log into in-memory models: those with `seq ≤ through` and
-    /// `at ≤ notAfter` (a prefix, since time never runs backwards in the log).
-    public static func replay(_ reader: LogReader, through: UInt64, notAfter: Timestamp?) throws -> (models: Models, last: LoggedEvent?) {
-        let models = Models(tables: MemoryTables(), log: reader)
-        var last: LoggedEvent?
-        try reader.forEach(through: through) { logged in
-            if let notAfter, logged.event.at > notAfter { return false }
-            try models.apply(logged)
-            last = logged
-            return true
+    /// Replays the events of a prefix of the log into in-memory models over the stored ones (which lend
+    /// their scan list): those with `seq ≤ through` and `at ≤ notAfter` (a prefix, since time never runs
+    /// backwards in the log).
+    ///
+    /// The events are read and decoded on a second thread, in a read transaction of its own: the log never
+    /// changes below its head, so that transaction reads the same events as `reader`'s.
+    public func replay(_ reader: LogReader, over stored: Models, through: UInt64,
+                       notAfter: Timestamp?) throws -> (models: Models, last: (seq: UInt64, at: Timestamp)?) {
+        let models = Models.replaying(over: stored.tables, log: reader)
+        let events = Pipeline<ReplayedEvent> { [log] emit in
+            try log.read { reader in
+                try reader.forEachRecord(through: through) { seq, bytes in
+                    guard let at = StoredEvent.at(in: bytes) else { throw StoreError("the stored event at seq \(seq) is damaged") }
+                    if let notAfter, at > notAfter { return false }
+                    // Scans, nearly all of a log, are read only as far as their counts need.
+                    if let scan = try reader.decodingErrors(seq: seq, { () throws(FieldError) in try StoredEvent.countedScan(bytes) }) {
+                        return emit(.scan(scan, seq: seq))
+                    }
+                    return emit(.event(try reader.decode(bytes, seq: seq)))
+                }
+            }
+        }
+        defer { events.cancel() }
+        var last: (seq: UInt64, at: Timestamp)?
+        while let batch = try events.next() {
+            for item in batch {
+                switch item {
+                case let .scan(scan, seq):
+                    try models.apply(counted: scan, seq: seq)
+                    last = (seq, scan.at)
+                case let .event(logged):
+                    try models.apply(logged)
+                    last = (logged.seq, logged.event.at)
+                }
+            }
         }
         return (models, last)
     }
+}
+
+/// An event as a replay reads it: a scan only as far as its counts need, any other event whole.
+private enum ReplayedEvent {
+    case scan(CountedScan, seq: UInt64)
+    case event(LoggedEvent)
 }

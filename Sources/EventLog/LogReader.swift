@@ -34,9 +34,15 @@ public struct LogReader {
         return try decode(value, seq: seq)
     }
 
-    private func decode(_ bytes: UnsafeRawBufferPointer, seq: UInt64) throws -> LoggedEvent {
+    /// Decodes the stored record at `seq` (as `forEachRecord` gives it).
+    public func decode(_ bytes: UnsafeRawBufferPointer, seq: UInt64) throws -> LoggedEvent {
+        try decodingErrors(seq: seq) { () throws(FieldError) in try StoredEvent.decode(bytes, seq: seq) }
+    }
+
+    /// Runs `body`, which reads the stored record at `seq`, reporting a failure as a damaged store.
+    public func decodingErrors<R>(seq: UInt64, _ body: () throws(FieldError) -> R) throws -> R {
         do {
-            return try StoredEvent.decode(bytes, seq: seq)
+            return try body()
         } catch {
             throw StoreError("the stored event at seq \(seq) is damaged (\(error))")
         }

@@ -1,4 +1,7 @@
 import StrictJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a payload out of parsed JSON, enforcing every field rule of events.md as it goes: types,
 /// lengths, patterns, word lists, ranges, no `null`, and (in `finish`) no unknown keys.
@@ -199,5 +202,7 @@ func ecmaText(_ d: Double) -> String { ecmaScriptNumberString(d) }
 /// merges canonically equivalent strings (`é` and `e` + U+0301).
 @inline(__always)
 public func sameBytes(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    guard a.utf8.count == b.utf8.count else { return false }
+    var a = a, b = b
+    return a.withUTF8 { x in b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
 }

@@ -27,3 +27,37 @@ public final class MemoryTables: ModelTables {
         }
     }
 }
+
+/// The tables of a replay of a prefix of the log: the scan list and its indexes are read from the store's
+/// tables (see `Models.replaying(over:log:)`), everything else lives in memory.
+final class ReplayTables: ModelTables {
+    private let stored: ModelTables
+    private let memory = MemoryTables()
+
+    init(stored: ModelTables) { self.stored = stored }
+
+    private func source(_ table: ModelTable) -> ModelTables {
+        switch table {
+        case .scans, .scanIds, .scansByActor: stored
+        default: memory
+        }
+    }
+
+    func withValue<R>(_ table: ModelTable, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+        try source(table).withValue(table, key, body)
+    }
+
+    func put(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
+        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
+        try memory.put(table, key, value)
+    }
+
+    func delete(_ table: ModelTable, _ key: [UInt8]) throws {
+        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
+        try memory.delete(table, key)
+    }
+
+    func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws {
+        try source(table).forEach(table, prefix: prefix, body)
+    }
+}

@@ -7,22 +7,43 @@ import EventLog
 ///
 /// Hot records (accounts, stats, months, totals) are decoded once and kept until `flush`, so importing a
 /// million scans does not decode the acting account a million times.
+///
+/// The models are either the store's own, kept event by event in the log's write transaction (every table
+/// written), or a replay of a prefix of the log (`replaying(over:log:)`). A replay borrows the scan list
+/// and its indexes from the store instead of building them again: the list only grows, so the prefix's
+/// scans are the first rows of the stored list, read as they were then (`reportsThrough`).
 public final class Models: RuleState {
     public let tables: ModelTables
     /// The log the models are of, in the same transaction: scan rows read their scan from it.
     public let log: LogReader
-    private var accountCache: [String: AccountRecord] = [:]
-    private var statsCache: [String: StatsRecord] = [:]
-    private var monthCache: [ByteKey: UserMonthRecord] = [:]
-    private var dirtyAccounts: Set<String> = []
-    private var dirtyStats: Set<String> = []
-    private var dirtyMonths: Set<ByteKey> = []
+    /// Whether the scan list and its indexes are borrowed from the stored tables (a replay of a prefix).
+    private let borrowsScans: Bool
+    /// The last seq applied to a replay; a stored row's report made after it is left out.
+    private var reportsThrough: UInt64 = .max
+    private var accountCache = RecordCache<String, AccountRecord>()
+    private var statsCache = RecordCache<StatsScope, StatsRecord>()
+    private var monthCache = RecordCache<UserMonthKey, UserMonthRecord>()
     private var cachedTotals: LogTotals?
     private var totalsDirty = false
 
+    /// The store's models over `tables`, kept event by event.
     public init(tables: ModelTables, log: LogReader) {
         self.tables = tables
         self.log = log
+        borrowsScans = false
+    }
+
+    private init(replayingOver stored: ModelTables, log: LogReader) {
+        tables = ReplayTables(stored: stored)
+        self.log = log
+        borrowsScans = true
+        reportsThrough = 0
+    }
+
+    /// Empty models for replaying a prefix of the log read by `log`, whose stored models are `stored`
+    /// (the same snapshot): everything is built in memory but the scan list, which is borrowed.
+    public static func replaying(over stored: ModelTables, log: LogReader) -> Models {
+        Models(replayingOver: stored, log: log)
     }
 
     // MARK: Typed access
@@ -32,14 +53,11 @@ public final class Models: RuleState {
         let record = try tables.withValue(.accounts, Array(username.utf8)) { bytes in
             try bytes.map { b throws(FieldError) in try AccountRecord(decoding: b) }
         }
-        if let record { accountCache[username] = record }
+        if let record { accountCache.loaded(username, record) }
         return record
     }
 
-    func put(_ record: AccountRecord) {
-        accountCache[record.username] = record
-        dirtyAccounts.insert(record.username)
-    }
+    func put(_ record: AccountRecord) { accountCache.put(record.username, record) }
 
     /// Every account, by username.
     public func allAccounts() throws -> [AccountRecord] {
@@ -49,52 +67,43 @@ public final class Models: RuleState {
             stored[name] = try AccountRecord(decoding: value)
             return true
         }
-        for (name, record) in accountCache { stored[name] = record }
+        for name in accountCache.keys { stored[name] = accountCache[name] }
         return stored.values.sorted { $0.username.utf8.lexicographicallyPrecedes($1.username.utf8) }
     }
 
-    public func stats(_ key: String) throws -> StatsRecord {
-        if let cached = statsCache[key] { return cached }
-        let record = try tables.withValue(.stats, Array(key.utf8)) { bytes in
+    public func stats(_ scope: StatsScope) throws -> StatsRecord {
+        if let cached = statsCache[scope] { return cached }
+        let record = try tables.withValue(.stats, scope.storedKey) { bytes in
             try bytes.map { b throws(FieldError) in try StatsRecord(decoding: b) }
         } ?? StatsRecord()
-        statsCache[key] = record
+        statsCache.loaded(scope, record)
         return record
     }
 
-    /// The stats key of one actor's scans ("*" is every scan).
-    static func statsKey(actor: String?) -> String { actor.map { "@" + $0 } ?? "*" }
-
     /// Changes a stats record in place in the cache (no copy of its category list).
-    private func update(stats key: String, _ change: (inout StatsRecord) -> Void) throws {
-        if statsCache[key] == nil { _ = try stats(key) }
-        change(&statsCache[key, default: StatsRecord()])
-        dirtyStats.insert(key)
-    }
-
-    static func monthKey(_ username: String, _ month: Month) -> [UInt8] {
-        var key = Array(username.utf8)
-        key.append(0)
-        UInt32(month.index).withBigEndianBytes { key.append(contentsOf: $0) }
-        return key
+    private func update(stats scope: StatsScope, _ change: (inout StatsRecord) -> Void) throws {
+        if statsCache.update(scope, change) { return }
+        _ = try stats(scope)
+        _ = statsCache.update(scope, change)
     }
 
     public func userMonth(_ username: String, _ month: Month) throws -> UserMonthRecord? {
-        let key = ByteKey(Models.monthKey(username, month))
+        let key = UserMonthKey(username: username, month: month.index)
         if let cached = monthCache[key] { return cached }
-        let record = try tables.withValue(.userMonths, key.bytes) { bytes in
+        let record = try tables.withValue(.userMonths, key.storedKey) { bytes in
             try bytes.map { b throws(FieldError) in try UserMonthRecord(decoding: b) }
         }
-        if let record { monthCache[key] = record }
+        if let record { monthCache.loaded(key, record) }
         return record
     }
 
     /// Changes a month record in place in the cache.
     private func update(_ username: String, _ month: Month, _ change: (inout UserMonthRecord) -> Void) throws {
-        let key = ByteKey(Models.monthKey(username, month))
-        if monthCache[key] == nil { _ = try userMonth(username, month) }
-        change(&monthCache[key, default: UserMonthRecord()])
-        dirtyMonths.insert(key)
+        let key = UserMonthKey(username: username, month: month.index)
+        if monthCache.update(key, change) { return }
+        var record = try userMonth(username, month) ?? UserMonthRecord()
+        change(&record)
+        monthCache.put(key, record)
     }
 
     /// The months for which `username` has a record, newest first.
@@ -103,18 +112,11 @@ public final class Models: RuleState {
         prefix.append(0)
         var months: Set<Int> = []
         try tables.forEach(.userMonths, prefix: prefix) { key, _ in
-            months.insert(Models.monthIndex(key, after: prefix.count))
+            months.insert(Int(key[prefix.count...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
             return true
         }
-        for key in monthCache.keys where key.bytes.starts(with: prefix) {
-            months.insert(Models.monthIndex(key.bytes, after: prefix.count))
-        }
+        for key in monthCache.keys where sameBytes(key.username, username) { months.insert(key.month) }
         return months.sorted(by: >).map(Month.init(index:))
-    }
-
-    /// The month in a `userMonths` key, after the username and its 0 byte.
-    private static func monthIndex(_ key: [UInt8], after start: Int) -> Int {
-        Int(key[start...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 
     public func totals() throws -> LogTotals {
@@ -135,13 +137,10 @@ public final class Models: RuleState {
 
     /// Writes every changed record to the tables.
     public func flush() throws {
-        for name in dirtyAccounts { try tables.put(.accounts, Array(name.utf8), accountCache[name]!.encoded()) }
-        for key in dirtyStats { try tables.put(.stats, Array(key.utf8), statsCache[key]!.encoded()) }
-        for key in dirtyMonths { try tables.put(.userMonths, key.bytes, monthCache[key]!.encoded()) }
+        try accountCache.writeChanged { name, record in try tables.put(.accounts, Array(name.utf8), record.encoded()) }
+        try statsCache.writeChanged { scope, record in try tables.put(.stats, scope.storedKey, record.encoded()) }
+        try monthCache.writeChanged { key, record in try tables.put(.userMonths, key.storedKey, record.encoded()) }
         if totalsDirty, let cachedTotals { try tables.put(.meta, Array("totals".utf8), cachedTotals.encoded()) }
-        dirtyAccounts = []
-        dirtyStats = []
-        dirtyMonths = []
         totalsDirty = false
     }
 
@@ -152,16 +151,26 @@ public final class Models: RuleState {
     public func scanCount() throws -> UInt32 { try totals().scans }
 
     /// Calls `body` with the stored row of scan `ordinal` (1-based).
-    func withScanRow<R>(_ ordinal: UInt32, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+    private func withScanRow<R>(_ ordinal: UInt32, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         try tables.withValue(.scans, Models.ordinalKey(ordinal)) { bytes in
             guard let bytes else { throw FieldError(path: "scan \(ordinal)", rule: "missing from the read models") }
             return try body(bytes)
         }
     }
 
+    /// Calls `body` with the header of scan `ordinal`, as the models see it (see `ScanRowHeader`).
+    func withScanHeader<R>(_ ordinal: UInt32, _ body: (ScanRowHeader) throws -> R) throws -> R {
+        try withScanRow(ordinal) { bytes in try body(try ScanRowHeader(bytes, reportsThrough: reportsThrough)) }
+    }
+
+    /// The `at` of scan `ordinal`.
+    func scanAt(_ ordinal: UInt32) throws -> Timestamp {
+        try withScanRow(ordinal) { ScanRowHeader.at($0) }
+    }
+
     public func scanRow(_ ordinal: UInt32) throws -> ScanRow {
         try withScanRow(ordinal) { bytes in
-            try ScanRow(decoding: bytes) { seq in
+            try ScanRow(decoding: bytes, reportsThrough: reportsThrough) { seq in
                 guard case .scanRecorded(let scan)? = try log.event(at: seq)?.event.payload else {
                     throw FieldError(path: "scan \(ordinal)", rule: "its event at seq \(seq) is not a scan")
                 }
@@ -171,11 +180,16 @@ public final class Models: RuleState {
     }
 
     public func scanOrdinal(_ scanId: String) throws -> UInt32? {
-        try tables.withValue(.scanIds, Array(scanId.utf8)) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } }
+        let ordinal = try tables.withValue(.scanIds, Array(scanId.utf8)) { bytes in
+            bytes.flatMap { UInt32(bigEndianBytes: $0) }
+        }
+        // A borrowed list holds the scans after the replayed prefix too.
+        guard let ordinal, ordinal <= (try scanCount()) else { return nil }
+        return ordinal
     }
 
     /// How many scans `actor` recorded.
-    public func scanCount(actor: String) throws -> UInt32 { UInt32(try stats(Models.statsKey(actor: actor)).total) }
+    public func scanCount(actor: String) throws -> UInt32 { UInt32(try stats(.actor(actor)).total) }
 
     static func actorScanKey(_ actor: String, _ n: UInt32) -> [UInt8] {
         var key = Array(actor.utf8)
@@ -210,7 +224,7 @@ public final class Models: RuleState {
 
     public func scanIsReported(_ scanId: String) throws -> Bool? {
         guard let ordinal = try scanOrdinal(scanId) else { return nil }
-        return try withScanRow(ordinal) { bytes in try ScanRowHeader(bytes).isReported }
+        return try withScanHeader(ordinal) { $0.isReported }
     }
 
     static func sessionKey(_ username: String, _ sessionId: String) -> [UInt8] {
@@ -233,12 +247,7 @@ public final class Models: RuleState {
     /// Changes the models by one event that has passed the rules and is in the log at `logged.seq`.
     public func apply(_ logged: LoggedEvent) throws {
         let e = logged.event
-        try updateTotals { t in
-            t.events += 1
-            if t.firstAt == nil { t.firstAt = e.at }
-            t.lastAt = e.at
-            t.byType[Int(e.type.storedIndex)] += 1
-        }
+        try count(e.type, at: e.at, seq: logged.seq)
         switch e.payload {
         case .accountRegistered(let p):
             put(AccountRecord(registered: p, at: e.at, by: e.actor))
@@ -274,15 +283,23 @@ public final class Models: RuleState {
             put(a)
 
         case .scanRecorded(let p):
-            try applyScan(p, logged: logged)
+            let ordinal = try count(CountedScan(at: e.at, actor: e.actor, category: p.category,
+                                                isCounterfeit: p.result == .counterfeit))
+            if !borrowsScans { try list(scan: p, logged: logged, ordinal: ordinal) }
 
         case .counterfeitReported(let p):
             guard let ordinal = try scanOrdinal(p.scanId) else { return }
-            var row = try scanRow(ordinal)
-            row.report = ScanRow.Report(reason: p.reason, message: p.message, at: e.at, by: e.actor)
-            try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
-            try update(stats: Models.statsKey(actor: nil)) { $0.reported += 1 }
-            try update(stats: Models.statsKey(actor: row.actor)) { $0.reported += 1 }
+            let actor: String
+            if borrowsScans {
+                actor = try withScanHeader(ordinal) { String(decoding: $0.actor, as: UTF8.self) }
+            } else {
+                var row = try scanRow(ordinal)
+                row.report = ScanRow.Report(seq: logged.seq, reason: p.reason, message: p.message, at: e.at, by: e.actor)
+                try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
+                actor = row.actor
+            }
+            try update(stats: .all) { $0.reported += 1 }
+            try update(stats: .actor(actor)) { $0.reported += 1 }
 
         case .settingsChanged(let p):
             guard var a = try account(p.username) else { return }
@@ -324,27 +341,47 @@ public final class Models: RuleState {
         }
     }
 
-    private func applyScan(_ p: ScanRecorded, logged: LoggedEvent) throws {
-        let e = logged.event
-        let codeKey = Models.digestKey(p.code, bytes: 16)
-        let seen = try tables.withValue(.codes, codeKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
-        try tables.put(.codes, codeKey, (seen + 1).bigEndianBytes)
+    /// Applies a scan to a replay over a borrowed scan list, which needs only the scan's counts.
+    public func apply(counted scan: CountedScan, seq: UInt64) throws {
+        precondition(borrowsScans, "only a replay over a borrowed scan list may skip a scan's row")
+        try count(.scanRecorded, at: scan.at, seq: seq)
+        _ = try count(scan)
+    }
+
+    /// Counts an event in the log's totals.
+    private func count(_ type: EventType, at: Timestamp, seq: UInt64) throws {
+        if borrowsScans { reportsThrough = seq }
+        try updateTotals { t in
+            t.events += 1
+            if t.firstAt == nil { t.firstAt = at }
+            t.lastAt = at
+            t.byType[Int(type.storedIndex)] += 1
+        }
+    }
+
+    /// Counts a scan in the totals, the stats and the actor's month; returns its ordinal.
+    private func count(_ scan: CountedScan) throws -> UInt32 {
         var ordinal: UInt32 = 0
         try updateTotals { t in
             t.scans += 1
             ordinal = t.scans
         }
+        try update(stats: .all) { $0.add(category: scan.category, counterfeit: scan.isCounterfeit, at: scan.at) }
+        try update(stats: .actor(scan.actor)) { $0.add(category: scan.category, counterfeit: scan.isCounterfeit, at: scan.at) }
+        try update(scan.actor, scan.at.month) { $0.scans += 1 }
+        return ordinal
+    }
+
+    /// Adds a scan to the scan list and its indexes (by scanId, by actor, by code).
+    private func list(scan p: ScanRecorded, logged: LoggedEvent, ordinal: UInt32) throws {
+        let e = logged.event
+        let codeKey = Models.digestKey(p.code, bytes: 16)
+        let seen = try tables.withValue(.codes, codeKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
+        try tables.put(.codes, codeKey, (seen + 1).bigEndianBytes)
         let row = ScanRow(seq: logged.seq, at: e.at, actor: e.actor, scan: p, seenBefore: Int(seen))
         try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
         try tables.put(.scanIds, Array(p.scanId.utf8), ordinal.bigEndianBytes)
-        let isCounterfeit = p.result == .counterfeit
-        try update(stats: Models.statsKey(actor: nil)) { $0.add(category: p.category, counterfeit: isCounterfeit, at: e.at) }
-        var n: UInt32 = 0
-        try update(stats: Models.statsKey(actor: e.actor)) { s in
-            s.add(category: p.category, counterfeit: isCounterfeit, at: e.at)
-            n = UInt32(s.total)
-        }
+        let n = UInt32(try stats(.actor(e.actor)).total)
         try tables.put(.scansByActor, Models.actorScanKey(e.actor, n), ordinal.bigEndianBytes)
-        try update(e.actor, e.at.month) { $0.scans += 1 }
     }
 }

@@ -41,15 +41,14 @@ public struct HistoryQuery: Sendable {
             var position = scans.count
             while position >= first && position > 0 {
                 let ordinal = try scans.ordinal(at: position)
-                let take = try models.withScanRow(ordinal) { bytes in
-                    let header = try ScanRowHeader(bytes)
+                let take = try models.withScanHeader(ordinal) { header in
                     switch type {
                     case .all: break
                     case .success: if header.isCounterfeit { return false }
                     case .failed: if !header.isCounterfeit { return false }
                     }
                     if let categoryBytes, !header.category.elementsEqual(categoryBytes) { return false }
-                    if let needle, !needle.matches(header.searchText) { return false }
+                    if let needle, !needle.matches(header) { return false }
                     return true
                 }
                 if take {
@@ -59,7 +58,7 @@ public struct HistoryQuery: Sendable {
                 position -= 1
             }
         }
-        let categories = try models.stats(Models.statsKey(actor: nil)).categories.map(\.category).sorted(by: codePointPrecedes)
+        let categories = try models.stats(.all).categories.map(\.category).sorted(by: codePointPrecedes)
         return J.object(["total": J.int(total), "items": J.array(items), "categories": J.array(categories.map(J.string))])
     }
 }

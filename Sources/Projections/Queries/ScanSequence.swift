@@ -23,7 +23,7 @@ struct ScanSequence {
     }
 
     func at(_ position: UInt32) throws -> Timestamp {
-        try models.withScanRow(try ordinal(at: position)) { ScanRowHeader.at($0) }
+        try models.scanAt(try ordinal(at: position))
     }
 
     /// The first position whose scan is at or after `bound` (`strictly`: after it); `count + 1` if none.
@@ -61,15 +61,14 @@ struct SearchNeedle {
 
     init(_ text: String) { bytes = CaseFolding.lowercasedUTF8(text) }
 
-    /// Whether any field contains the needle. Fields are separated by 0 bytes, so a needle without a 0
-    /// byte can only match inside one field; a needle with one is checked field by field.
-    func matches(_ searchText: UnsafeRawBufferPointer) -> Bool {
+    /// Whether any search field of the row contains the needle. Fields are separated by 0 bytes, so a
+    /// needle without a 0 byte can only match inside one field and one search of the whole text does; a
+    /// needle with one is looked for field by field.
+    func matches(_ header: ScanRowHeader) -> Bool {
         if bytes.isEmpty { return true }
-        if !bytes.contains(0) {
-            return bytes.withUnsafeBytes { contains(searchText, $0) }
-        }
-        return searchText.split(separator: 0, omittingEmptySubsequences: false).contains { field in
-            Array(field).firstRange(of: bytes) != nil
+        return bytes.withUnsafeBytes { needle in
+            if !bytes.contains(0) { return contains(header.searchText, needle) }
+            return header.searchFields.contains { contains($0, needle) }
         }
     }
 

@@ -5,7 +5,7 @@ import StrictJSON
 public func stats(by actor: String?, _ context: QueryContext) throws -> JSONValue {
     if let actor { _ = try context.knownAccount(actor) }
     let models = context.models
-    let record = try models.stats(Models.statsKey(actor: actor))
+    let record = try models.stats(StatsScope(actor: actor))
     let scans = try ScanSequence(models: models, actor: actor)
     var recent: [JSONValue] = []
     var position = scans.count

@@ -3,10 +3,18 @@ import Domain
 /// One scan as the history shows it: the recorded scan, who and when, how often its code was seen
 /// before, and its report once there is one.
 ///
-/// Stored by scan ordinal (1, 2, 3, … in log order) as a header that filters read without decoding the
-/// rest, `[seq 8][at 8][flags 1][actor][category][search text]`, then `seenBefore` and the report. The search
-/// text is the lower-cased searchable fields, each followed by a 0 byte, so `history --search` is a byte
-/// search over the header. The scan itself is not copied into the row: it is read from the log by `seq`.
+/// Stored by scan ordinal (1, 2, 3, … in log order). The scan itself is not copied into the row: it is read
+/// from the log by `seq`. The row begins with a header that the history filters read in place:
+///
+///     [seq 8][at 8][flags 1][report seq 8, when reported][actor][category][search text][field lengths]
+///
+/// then `seenBefore` and the report. The search text is the lower-cased searchable fields, each followed by
+/// a 0 byte, so `history --search` is one byte search over it; the field lengths (one varint per field) say
+/// where each field ends, for a needle that itself holds a 0 byte. The report's message is the last field.
+///
+/// The scan list only grows, and a row never changes but for its report, so the rows of a prefix of the log
+/// are the first rows of the stored table. The report seq lets a replay of a prefix (`--as-of`) read those
+/// rows as they were then: a report made after the prefix is left out (`ScanRowHeader(_:reportsThrough:)`).
 public struct ScanRow: Sendable, Equatable {
     public var seq: UInt64
     public var at: Timestamp
@@ -16,6 +24,7 @@ public struct ScanRow: Sendable, Equatable {
     public var report: Report?
 
     public struct Report: Sendable, Equatable {
+        public var seq: UInt64
         public var reason: ReportReason
         public var message: String?
         public var at: Timestamp
@@ -24,15 +33,13 @@ public struct ScanRow: Sendable, Equatable {
 
     static let counterfeitFlag: UInt8 = 1
     static let reportedFlag: UInt8 = 2
+    /// How many fields the search text has (projections.md §1); the report's message is the last.
+    static let searchFieldCount = 10
 
-    /// The fields `--search` looks in (projections.md §1), lower-cased, each followed by a 0 byte.
-    func appendSearchText(to out: inout [UInt8]) {
-        func field(_ text: String?) {
-            if let text { CaseFolding.appendLowercased(text, to: &out) }
-            out.append(0)
-        }
-        field(scan.scanId); field(scan.code); field(scan.productName); field(scan.brand); field(scan.category)
-        field(scan.location); field(scan.batchId); field(scan.notes); field(actor); field(report?.message)
+    /// The fields `--search` looks in (projections.md §1), in stored order.
+    private var searchFields: [String?] {
+        [scan.scanId, scan.code, scan.productName, scan.brand, scan.category, scan.location, scan.batchId,
+         scan.notes, actor, report?.message]
     }
 
     func encoded() -> [UInt8] {
@@ -41,14 +48,23 @@ public struct ScanRow: Sendable, Equatable {
         s.fixed64(seq)
         s.fixed64(UInt64(bitPattern: at.microseconds))
         s.bytes.append((scan.result == .counterfeit ? ScanRow.counterfeitFlag : 0) | (report != nil ? ScanRow.reportedFlag : 0))
+        if let report { s.fixed64(report.seq) }
         s.raw(actor)
         s.raw(scan.category)
         // The search text goes after its length, which is known only once it is written.
         var text: [UInt8] = []
         text.reserveCapacity(256)
-        appendSearchText(to: &text)
+        var lengths: [Int] = []
+        lengths.reserveCapacity(ScanRow.searchFieldCount)
+        for field in searchFields {
+            let start = text.count
+            if let field { CaseFolding.appendLowercased(field, to: &text) }
+            lengths.append(text.count - start)
+            text.append(0)
+        }
         s.varint(UInt64(text.count))
         s.bytes.append(contentsOf: text)
+        for length in lengths { s.varint(UInt64(length)) }
         s.varint(UInt64(seenBefore))
         s.optionalObject("", report) { s, r in
             s.choice("", r.reason); s.optionalString("", r.message); s.signed(r.at.microseconds); s.raw(r.by)
@@ -60,19 +76,22 @@ public struct ScanRow: Sendable, Equatable {
         self.seq = seq; self.at = at; self.actor = actor; self.scan = scan; self.seenBefore = seenBefore; self.report = report
     }
 
-    /// Decodes a stored row; `scan` gives the recorded scan at a seq (from the log).
-    init(decoding bytes: UnsafeRawBufferPointer, scan: (UInt64) throws -> ScanRecorded) throws {
-        let header = try ScanRowHeader(bytes)
+    /// Decodes a stored row as it was once the events through `reportsThrough` were applied; `scan` gives
+    /// the recorded scan at a seq (from the log).
+    init(decoding bytes: UnsafeRawBufferPointer, reportsThrough: UInt64, scan: (UInt64) throws -> ScanRecorded) throws {
+        let header = try ScanRowHeader(bytes, reportsThrough: reportsThrough)
         var s = BinaryFieldSource(bytes: bytes, position: header.end)
         seq = header.seq
         at = header.at
         actor = String(decoding: header.actor, as: UTF8.self)
         self.scan = try scan(header.seq)
         seenBefore = Int(try s.varint("seenBefore"))
-        report = try s.optionalObject("report") { (s: inout BinaryFieldSource) throws(FieldError) in
-            Report(reason: try s.choice("reason", ReportReason.self), message: try s.optionalString("message", .code),
-                   at: Timestamp(microseconds: try s.signed("at")), by: try s.raw("by"))
+        let stored = try s.optionalObject("report") { (s: inout BinaryFieldSource) throws(FieldError) in
+            Report(seq: header.reportSeq, reason: try s.choice("reason", ReportReason.self),
+                   message: try s.optionalString("message", .code), at: Timestamp(microseconds: try s.signed("at")),
+                   by: try s.raw("by"))
         }
+        report = header.isReported ? stored : nil
     }
 }
 
@@ -81,25 +100,57 @@ struct ScanRowHeader {
     var seq: UInt64
     var at: Timestamp
     var flags: UInt8
+    /// The seq of the report, or 0.
+    var reportSeq: UInt64
     var actor: UnsafeRawBufferPointer
     var category: UnsafeRawBufferPointer
+    /// The lower-cased search fields, each followed by a 0 byte (without the report's message while the
+    /// report is left out).
     var searchText: UnsafeRawBufferPointer
+    /// The length of each search field, as varints.
+    var fieldLengths: UnsafeRawBufferPointer
     /// Where the rest of the row begins.
     var end: Int
 
-    init(_ bytes: UnsafeRawBufferPointer) throws(FieldError) {
+    /// Reads the header of a row as it was once the events through `reportsThrough` were applied: a later
+    /// report is left out.
+    init(_ bytes: UnsafeRawBufferPointer, reportsThrough: UInt64) throws(FieldError) {
         var s = BinaryFieldSource(bytes: bytes)
         seq = try s.fixed64("seq")
         at = Timestamp(microseconds: Int64(bitPattern: try s.fixed64("at")))
         flags = try s.byte("flags")
+        reportSeq = flags & ScanRow.reportedFlag != 0 ? try s.fixed64("reportSeq") : 0
         actor = try s.slice("actor", count: Int(try s.varint("actor")))
         category = try s.slice("category", count: Int(try s.varint("category")))
         searchText = try s.slice("searchText", count: Int(try s.varint("searchText")))
+        let lengthsStart = s.position
+        var lastLength = 0
+        for _ in 0..<ScanRow.searchFieldCount { lastLength = Int(try s.varint("searchText")) }
+        fieldLengths = UnsafeRawBufferPointer(rebasing: bytes[lengthsStart..<s.position])
         end = s.position
+        if reportSeq > reportsThrough {
+            flags &= ~ScanRow.reportedFlag
+            reportSeq = 0
+            // The message is the last field: drop it with its 0 byte.
+            searchText = UnsafeRawBufferPointer(rebasing: searchText[..<(searchText.count - lastLength - 1)])
+        }
     }
 
     var isCounterfeit: Bool { flags & ScanRow.counterfeitFlag != 0 }
     var isReported: Bool { flags & ScanRow.reportedFlag != 0 }
+
+    /// Each search field's lower-cased bytes, in stored order.
+    var searchFields: [UnsafeRawBufferPointer] {
+        var lengths = BinaryFieldSource(bytes: fieldLengths)
+        var fields: [UnsafeRawBufferPointer] = []
+        var start = 0
+        while start < searchText.count, let length = try? lengths.varint("searchText") {
+            let end = min(start + Int(length), searchText.count)
+            fields.append(UnsafeRawBufferPointer(rebasing: searchText[start..<end]))
+            start = end + 1
+        }
+        return fields
+    }
 
     /// The `at` of a stored row, read from its fixed place.
     static func at(_ bytes: UnsafeRawBufferPointer) -> Timestamp {

@@ -36,26 +36,21 @@ struct ImportCommand: ParsableCommand {
             let progress = Progress(label: "importing", total: reader.size, unit: "",
                                     enabled: !global.json && Output.stderrIsTerminal)
             let outcome = Result { try store.write { appender in
-                let lines = DecodedLines(reader)
+                let lines = decodedLines(reader)
                 defer { lines.cancel() }
                 var appended = 0, existing = 0
-                while let batch = lines.next() {
-                    for item in batch.items {
-                        switch item {
-                        case .failure(let error):
-                            throw error
-                        case let .event(number, incoming):
-                            do {
-                                switch try appender.append(incoming) {
-                                case .appended: appended += 1
-                                case .existing: existing += 1
-                                }
-                            } catch let e as EventError {
-                                throw Failure.refused("line \(number): \(e)")
+                while let batch = try lines.next() {
+                    for line in batch {
+                        do {
+                            switch try appender.append(line.event) {
+                            case .appended: appended += 1
+                            case .existing: existing += 1
                             }
+                        } catch let e as EventError {
+                            throw Failure.refused("line \(line.number): \(e)")
                         }
                     }
-                    progress.tick(batch.bytesRead)
+                    if let last = batch.last { progress.tick(last.bytesRead) }
                 }
                 return (appended, existing, appender.head)
             } }
