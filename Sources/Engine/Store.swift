@@ -42,19 +42,32 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Recomputes every read model from the log, in one transaction; returns how many events it applied.
+    ///
+    /// The events are read and decoded on a second thread, in a read transaction of its own: the log never
+    /// changes below its head, and this write transaction changes only the models.
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> UInt64 {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             try tables.dropAll()
             let reader = LogReader(log: log, transaction: txn)
+            let through = try reader.head().seq
             let models = Models(tables: tables, log: reader)
+            let events = Pipeline<(LoggedEvent, PreparedScan?)> { [log] emit in
+                try log.read { reader in
+                    try reader.forEachRecord(through: through) { seq, bytes in
+                        let logged = try reader.decode(bytes, seq: seq)
+                        guard case .scanRecorded(let scan) = logged.event.payload else { return emit((logged, nil)) }
+                        return emit((logged, PreparedScan(seq: seq, at: logged.event.at, actor: logged.event.actor, scan: scan)))
+                    }
+                }
+            }
+            defer { events.cancel() }
             var count: UInt64 = 0
-            try reader.forEach { logged in
-                try models.apply(logged)
-                count += 1
-                if count % 4_096 == 0 { progress(count) }
-                return true
+            while let batch = try events.next() {
+                for (logged, prepared) in batch { try models.apply(logged, prepared: prepared) }
+                count += UInt64(batch.count)
+                progress(count)
             }
             try models.flush()
             return count

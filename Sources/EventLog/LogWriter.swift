@@ -27,7 +27,7 @@ public struct LogWriter {
         let txn = reader.transaction
         try seq.withBigEndianBytes { key in
             try record.withUnsafeBytes { value in try txn.put(log.events, key, value, flags: [.append]) }
-            try txn.put(log.ids, Array(event.id.utf8), Array(UnsafeRawBufferPointer(key)), flags: [.noOverwrite])
+            try txn.insert(log.ids, Array(event.id.utf8), Array(UnsafeRawBufferPointer(key)))
         }
         head = LogHead(seq: seq, hash: hash, at: event.at)
         return LoggedEvent(seq: seq, event: event, hash: hash)

@@ -126,6 +126,20 @@ public final class Transaction {
         }
     }
 
+    /// Stores `value` under `key`, which must be new: appended without a search of the tree when it sorts
+    /// after every key (as seqs, ordinals and most generated ids do), inserted otherwise. An existing key
+    /// throws `LMDBError.keyExists`.
+    ///
+    /// The corresponding C function is `mdb_put` with `MDB_APPEND`, then with `MDB_NOOVERWRITE`.
+    public func insert(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws(LMDBError) {
+        do {
+            try put(db, key, value, flags: [.append])
+        } catch .keyExists {
+            // MDB_APPEND refuses a key that does not sort last without changing anything.
+            try put(db, key, value, flags: [.noOverwrite])
+        }
+    }
+
     /// Makes room for a `count`-byte value under `key` and returns it for the
     /// caller to fill, saving the copy `put` makes: encode straight into the map.
     ///

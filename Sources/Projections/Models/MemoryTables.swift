@@ -14,6 +14,14 @@ public final class MemoryTables: ModelTables {
         tables[table.rawValue][ByteKey(key)] = value
     }
 
+    public func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
+        tables[table.rawValue][ByteKey(key)] = value
+    }
+
+    public func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
+        for (key, value) in entries { tables[table.rawValue][ByteKey(key)] = value }
+    }
+
     public func delete(_ table: ModelTable, _ key: [UInt8]) throws {
         tables[table.rawValue][ByteKey(key)] = nil
     }
@@ -50,6 +58,16 @@ final class ReplayTables: ModelTables {
     func put(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
         precondition(source(table) === memory, "a replay never writes the borrowed scan list")
         try memory.put(table, key, value)
+    }
+
+    func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
+        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
+        try memory.insert(table, key, value)
+    }
+
+    func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
+        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
+        try memory.put(table, sorted: entries)
     }
 
     func delete(_ table: ModelTable, _ key: [UInt8]) throws {

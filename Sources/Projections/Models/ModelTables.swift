@@ -1,5 +1,6 @@
 /// The tables the read models live in, and the byte-level store that holds them: LMDB databases in the
-/// log's own write transaction (`StoredTables`), or dictionaries for an in-memory replay (`MemoryTables`).
+/// log's own write transaction (`StoredTables`), or dictionaries for what a replay builds in memory
+/// (`MemoryTables`, `ReplayTables`).
 ///
 /// Everything above this protocol (how events change the models, and every query) is written once.
 public enum ModelTable: Int, CaseIterable, Sendable {
@@ -31,6 +32,10 @@ public protocol ModelTables: AnyObject {
     /// Calls `body` with the value at `key`, or nil; the bytes live only for the call.
     func withValue<R>(_ table: ModelTable, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R
     func put(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws
+    /// Stores a value under a key the table does not hold yet (cheaper than `put` for keys that grow).
+    func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws
+    /// Stores every entry, replacing existing ones; `entries` come in key order.
+    func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws
     func delete(_ table: ModelTable, _ key: [UInt8]) throws
     /// Calls `body` with every entry whose key starts with `prefix`, in key order, until it returns false.
     func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws

@@ -25,6 +25,7 @@ public final class Models: RuleState {
     private var monthCache = RecordCache<UserMonthKey, UserMonthRecord>()
     private var cachedTotals: LogTotals?
     private var totalsDirty = false
+    private var pending = PendingIndexes()
 
     /// The store's models over `tables`, kept event by event.
     public init(tables: ModelTables, log: LogReader) {
@@ -137,6 +138,16 @@ public final class Models: RuleState {
 
     /// Writes every changed record to the tables.
     public func flush() throws {
+        if !pending.isEmpty {
+            let codes = pending.codeCounts.sorted { $0.key < $1.key }
+            try tables.put(.codes, sorted: codes.map { ($0.key.storedKey, $0.value.bigEndianBytes) })
+            for (actor, added) in pending.actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                try tables.put(.scansByActor, sorted: added.ordinals.enumerated().map { i, ordinal in
+                    (Models.actorScanKey(actor, added.firstN + UInt32(i)), ordinal.bigEndianBytes)
+                })
+            }
+            pending = PendingIndexes()
+        }
         try accountCache.writeChanged { name, record in try tables.put(.accounts, Array(name.utf8), record.encoded()) }
         try statsCache.writeChanged { scope, record in try tables.put(.stats, scope.storedKey, record.encoded()) }
         try monthCache.writeChanged { key, record in try tables.put(.userMonths, key.storedKey, record.encoded()) }
@@ -200,12 +211,21 @@ public final class Models: RuleState {
 
     /// The ordinal of `actor`'s `n`-th scan (1-based).
     public func scanOrdinal(actor: String, _ n: UInt32) throws -> UInt32 {
-        try tables.withValue(.scansByActor, Models.actorScanKey(actor, n)) { bytes in
+        if let added = pending.actorScans[actor], n >= added.firstN, n - added.firstN < added.ordinals.count {
+            return added.ordinals[Int(n - added.firstN)]
+        }
+        return try tables.withValue(.scansByActor, Models.actorScanKey(actor, n)) { bytes in
             guard let bytes, let ordinal = UInt32(bigEndianBytes: bytes) else {
                 throw FieldError(path: "scansByActor", rule: "missing from the read models")
             }
             return ordinal
         }
+    }
+
+    /// How many scans had the code with this digest.
+    private func codeCount(_ digest: CodeDigest) throws -> UInt32 {
+        if let count = pending.codeCounts[digest] { return count }
+        return try tables.withValue(.codes, digest.storedKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
     }
 
     static func digestKey(_ text: String, bytes: Int) -> [UInt8] {
@@ -245,7 +265,8 @@ public final class Models: RuleState {
     // MARK: Applying events
 
     /// Changes the models by one event that has passed the rules and is in the log at `logged.seq`.
-    public func apply(_ logged: LoggedEvent) throws {
+    /// A scan's `prepared` part, when given, was made from it on another thread.
+    public func apply(_ logged: LoggedEvent, prepared: PreparedScan? = nil) throws {
         let e = logged.event
         try count(e.type, at: e.at, seq: logged.seq)
         switch e.payload {
@@ -285,7 +306,7 @@ public final class Models: RuleState {
         case .scanRecorded(let p):
             let ordinal = try count(CountedScan(at: e.at, actor: e.actor, category: p.category,
                                                 isCounterfeit: p.result == .counterfeit))
-            if !borrowsScans { try list(scan: p, logged: logged, ordinal: ordinal) }
+            if !borrowsScans { try list(scan: p, logged: logged, ordinal: ordinal, prepared: prepared) }
 
         case .counterfeitReported(let p):
             guard let ordinal = try scanOrdinal(p.scanId) else { return }
@@ -331,7 +352,7 @@ public final class Models: RuleState {
             try update(p.username, p.month) { $0.targets[Int(p.metric.storedIndex)] = p.target }
 
         case .sessionRecorded(let p):
-            try tables.put(.sessions, Models.sessionKey(p.username, p.sessionId), [])
+            try tables.insert(.sessions, Models.sessionKey(p.username, p.sessionId), [])
             let summary = UserMonthRecord.SessionSummary(seq: logged.seq, session: p)
             try update(p.username, p.date.month) { m in
                 m.jumps += p.jumps
@@ -373,15 +394,16 @@ public final class Models: RuleState {
     }
 
     /// Adds a scan to the scan list and its indexes (by scanId, by actor, by code).
-    private func list(scan p: ScanRecorded, logged: LoggedEvent, ordinal: UInt32) throws {
+    private func list(scan p: ScanRecorded, logged: LoggedEvent, ordinal: UInt32, prepared: PreparedScan?) throws {
         let e = logged.event
-        let codeKey = Models.digestKey(p.code, bytes: 16)
-        let seen = try tables.withValue(.codes, codeKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
-        try tables.put(.codes, codeKey, (seen + 1).bigEndianBytes)
-        let row = ScanRow(seq: logged.seq, at: e.at, actor: e.actor, scan: p, seenBefore: Int(seen))
-        try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
-        try tables.put(.scanIds, Array(p.scanId.utf8), ordinal.bigEndianBytes)
+        let prepared = prepared ?? PreparedScan(seq: logged.seq, at: e.at, actor: e.actor, scan: p)
+        let seen = try codeCount(prepared.code)
+        pending.codeCounts[prepared.code] = seen + 1
+        var row = prepared.header
+        ScanRow(seq: logged.seq, at: e.at, actor: e.actor, scan: p, seenBefore: Int(seen)).appendTail(to: &row)
+        try tables.insert(.scans, Models.ordinalKey(ordinal), row)
+        try tables.insert(.scanIds, Array(p.scanId.utf8), ordinal.bigEndianBytes)
         let n = UInt32(try stats(.actor(e.actor)).total)
-        try tables.put(.scansByActor, Models.actorScanKey(e.actor, n), ordinal.bigEndianBytes)
+        pending.actorScans[e.actor, default: (firstN: n, ordinals: [])].ordinals.append(ordinal)
     }
 }

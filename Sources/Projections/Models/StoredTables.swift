@@ -24,6 +24,31 @@ public final class StoredTables: ModelTables {
         try transaction.put(databases[table.rawValue], key, value)
     }
 
+    public func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
+        try transaction.insert(databases[table.rawValue], key, value)
+    }
+
+    /// Appends without searching the tree while the entries sort after every key in it (an emptied table,
+    /// in `rebuild`), then puts the rest.
+    public func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
+        let db = databases[table.rawValue]
+        var appending = true
+        for (key, value) in entries {
+            if appending { appending = try appended(db, key, value) }
+            if !appending { try transaction.put(db, key, value) }
+        }
+    }
+
+    /// Appends the entry when its key sorts after every key of `db`; false (nothing written) otherwise.
+    private func appended(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws -> Bool {
+        do {
+            try transaction.put(db, key, value, flags: [.append])
+            return true
+        } catch .keyExists {
+            return false
+        }
+    }
+
     public func delete(_ table: ModelTable, _ key: [UInt8]) throws {
         try transaction.delete(databases[table.rawValue], key)
     }

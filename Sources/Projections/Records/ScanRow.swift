@@ -34,15 +34,21 @@ public struct ScanRow: Sendable, Equatable {
     static let counterfeitFlag: UInt8 = 1
     static let reportedFlag: UInt8 = 2
     /// How many fields the search text has (projections.md §1); the report's message is the last.
+    /// The fields `--search` looks in (projections.md §1), in stored order, are the scan's `scanId`, `code`,
+    /// `productName`, `brand`, `category`, `location`, `batchId`, `notes`, then the row's `actor` and the
+    /// report's `message`.
     static let searchFieldCount = 10
 
-    /// The fields `--search` looks in (projections.md §1), in stored order.
-    private var searchFields: [String?] {
-        [scan.scanId, scan.code, scan.productName, scan.brand, scan.category, scan.location, scan.batchId,
-         scan.notes, actor, report?.message]
+    func encoded() -> [UInt8] {
+        var bytes = ScanRow.encodedHeader(seq: seq, at: at, actor: actor, scan: scan, report: report)
+        appendTail(to: &bytes)
+        return bytes
     }
 
-    func encoded() -> [UInt8] {
+    /// The stored header (see the type's comment): everything but `seenBefore` and the report, which
+    /// follow it. It is the costly part of a row (the lower-cased search text), and needs no other scan, so
+    /// a rebuild makes it on the thread that decodes (`PreparedScan`).
+    static func encodedHeader(seq: UInt64, at: Timestamp, actor: String, scan: ScanRecorded, report: Report?) -> [UInt8] {
         var s = BinaryFieldSink()
         s.bytes.reserveCapacity(400)
         s.fixed64(seq)
@@ -56,7 +62,9 @@ public struct ScanRow: Sendable, Equatable {
         text.reserveCapacity(256)
         var lengths: [Int] = []
         lengths.reserveCapacity(ScanRow.searchFieldCount)
-        for field in searchFields {
+        let fields = [scan.scanId, scan.code, scan.productName, scan.brand, scan.category, scan.location, scan.batchId,
+                      scan.notes, actor, report?.message]
+        for field in fields {
             let start = text.count
             if let field { CaseFolding.appendLowercased(field, to: &text) }
             lengths.append(text.count - start)
@@ -65,11 +73,18 @@ public struct ScanRow: Sendable, Equatable {
         s.varint(UInt64(text.count))
         s.bytes.append(contentsOf: text)
         for length in lengths { s.varint(UInt64(length)) }
+        return s.bytes
+    }
+
+    /// Appends what follows the header: `seenBefore` and the report.
+    func appendTail(to bytes: inout [UInt8]) {
+        var s = BinaryFieldSink(bytes: bytes)
+        bytes = []
         s.varint(UInt64(seenBefore))
         s.optionalObject("", report) { s, r in
             s.choice("", r.reason); s.optionalString("", r.message); s.signed(r.at.microseconds); s.raw(r.by)
         }
-        return s.bytes
+        bytes = s.bytes
     }
 
     init(seq: UInt64, at: Timestamp, actor: String, scan: ScanRecorded, seenBefore: Int, report: Report? = nil) {
@@ -155,5 +170,18 @@ struct ScanRowHeader {
     /// The `at` of a stored row, read from its fixed place.
     static func at(_ bytes: UnsafeRawBufferPointer) -> Timestamp {
         Timestamp(microseconds: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self)))
+    }
+}
+
+/// The part of a new scan's row and index entries that needs no other event: made on the thread that
+/// decodes, so that the thread applying events (which must go one at a time) does less.
+public struct PreparedScan: Sendable {
+    /// The row's header (`ScanRow.encodedHeader`).
+    let header: [UInt8]
+    let code: CodeDigest
+
+    public init(seq: UInt64, at: Timestamp, actor: String, scan: ScanRecorded) {
+        header = ScanRow.encodedHeader(seq: seq, at: at, actor: actor, scan: scan, report: nil)
+        code = CodeDigest(scan.code)
     }
 }
