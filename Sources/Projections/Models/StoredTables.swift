@@ -16,8 +16,20 @@ public final class StoredTables: ModelTables {
         try ModelTable.allCases.map { try environment.openDatabase($0.name, flags: create ? [.create] : []) }
     }
 
+    /// The mapped pages read since they were last released, and how many reads that was: a search reads a
+    /// million scan rows, which would otherwise all count as the process's memory (see `MappedSpan`).
+    private var passed = MappedSpan()
+    private var reads = 0
+    private static let releaseInterval = 16_384
+
     public func withValue<R>(_ table: ModelTable, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
-        try body(try transaction.get(databases[table.rawValue], key))
+        let value = try transaction.get(databases[table.rawValue], key)
+        if let value {
+            passed.include(value)
+            reads += 1
+            if reads % StoredTables.releaseInterval == 0 { passed.release() }
+        }
+        return try body(value)
     }
 
     public func put(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
