@@ -136,18 +136,22 @@ public final class Models: RuleState {
         totalsDirty = true
     }
 
+    /// Writes the index entries held in `pending`, in key order.
+    private func writePendingIndexes() throws {
+        guard !pending.isEmpty else { return }
+        let codes = pending.codeCounts.sorted { $0.key < $1.key }
+        try tables.put(.codes, sorted: codes.map { ($0.key.storedKey, $0.value.bigEndianBytes) })
+        for (actor, added) in pending.actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            try tables.put(.scansByActor, sorted: added.ordinals.enumerated().map { i, ordinal in
+                (Models.actorScanKey(actor, added.firstN + UInt32(i)), ordinal.bigEndianBytes)
+            })
+        }
+        pending = PendingIndexes()
+    }
+
     /// Writes every changed record to the tables.
     public func flush() throws {
-        if !pending.isEmpty {
-            let codes = pending.codeCounts.sorted { $0.key < $1.key }
-            try tables.put(.codes, sorted: codes.map { ($0.key.storedKey, $0.value.bigEndianBytes) })
-            for (actor, added) in pending.actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                try tables.put(.scansByActor, sorted: added.ordinals.enumerated().map { i, ordinal in
-                    (Models.actorScanKey(actor, added.firstN + UInt32(i)), ordinal.bigEndianBytes)
-                })
-            }
-            pending = PendingIndexes()
-        }
+        try writePendingIndexes()
         try accountCache.writeChanged { name, record in try tables.put(.accounts, Array(name.utf8), record.encoded()) }
         try statsCache.writeChanged { scope, record in try tables.put(.stats, scope.storedKey, record.encoded()) }
         try monthCache.writeChanged { key, record in try tables.put(.userMonths, key.storedKey, record.encoded()) }
@@ -405,5 +409,7 @@ public final class Models: RuleState {
         try tables.insert(.scanIds, Array(p.scanId.utf8), ordinal.bigEndianBytes)
         let n = UInt32(try stats(.actor(e.actor)).total)
         pending.actorScans[e.actor, default: (firstN: n, ordinals: [])].ordinals.append(ordinal)
+        // Held entries cost memory: a long import writes them every so many scans.
+        if pending.codeCounts.count >= PendingIndexes.limit { try writePendingIndexes() }
     }
 }

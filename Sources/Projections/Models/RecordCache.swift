@@ -98,4 +98,7 @@ struct PendingIndexes {
     var actorScans: [String: (firstN: UInt32, ordinals: [UInt32])] = [:]
 
     var isEmpty: Bool { codeCounts.isEmpty && actorScans.isEmpty }
+
+    /// How many codes are held before they are written (about 5 MB).
+    static let limit = 131_072
 }
