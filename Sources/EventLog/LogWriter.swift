@@ -6,10 +6,6 @@ import LMDB
 public struct LogWriter {
     public let reader: LogReader
     public private(set) var head: LogHead
-    /// The mapped pages written since they were last released: a long import would otherwise count every
-    /// page of the log it writes as its own memory (see `MappedSpan`).
-    private var written = MappedSpan()
-    private var appended = 0
 
     public init(log: EventLog, transaction: Transaction) throws {
         reader = LogReader(log: log, transaction: transaction)
@@ -30,13 +26,9 @@ public struct LogWriter {
         let log = reader.log
         let txn = reader.transaction
         try seq.withBigEndianBytes { key in
-            let value = try txn.reserve(log.events, key, count: record.count, flags: [.append])
-            value.copyBytes(from: record)
-            written.include(UnsafeRawBufferPointer(value))
+            try record.withUnsafeBytes { value in try txn.put(log.events, key, value, flags: [.append]) }
             try txn.insert(log.ids, Array(event.id.utf8), Array(UnsafeRawBufferPointer(key)))
         }
-        appended += 1
-        if appended % LogReader.releaseInterval == 0 { written.release() }
         head = LogHead(seq: seq, hash: hash, at: event.at)
         return LoggedEvent(seq: seq, event: event, hash: hash)
     }
