@@ -132,11 +132,20 @@ public final class Transaction {
     ///
     /// The corresponding C function is `mdb_put` with `MDB_APPEND`, then with `MDB_NOOVERWRITE`.
     public func insert(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws(LMDBError) {
+        if try !appendIfLast(db, key, value) { try put(db, key, value, flags: [.noOverwrite]) }
+    }
+
+    /// Appends `value` under `key` without a search of the tree when `key` sorts after every key of `db`;
+    /// returns false, having written nothing, when it does not.
+    ///
+    /// The corresponding C function is `mdb_put` with `MDB_APPEND`.
+    public func appendIfLast(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws(LMDBError) -> Bool {
         do {
             try put(db, key, value, flags: [.append])
+            return true
         } catch .keyExists {
             // MDB_APPEND refuses a key that does not sort last without changing anything.
-            try put(db, key, value, flags: [.noOverwrite])
+            return false
         }
     }
 

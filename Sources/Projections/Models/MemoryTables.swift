@@ -14,14 +14,6 @@ public final class MemoryTables: ModelTables {
         tables[table.rawValue][ByteKey(key)] = value
     }
 
-    public func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
-        tables[table.rawValue][ByteKey(key)] = value
-    }
-
-    public func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
-        for (key, value) in entries { tables[table.rawValue][ByteKey(key)] = value }
-    }
-
     public func delete(_ table: ModelTable, _ key: [UInt8]) throws {
         tables[table.rawValue][ByteKey(key)] = nil
     }
@@ -55,24 +47,18 @@ final class ReplayTables: ModelTables {
         try source(table).withValue(table, key, body)
     }
 
+    /// The in-memory tables, for a write: a replay never writes the borrowed scan list.
+    private func writable(_ table: ModelTable) -> MemoryTables {
+        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
+        return memory
+    }
+
     func put(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
-        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
-        try memory.put(table, key, value)
-    }
-
-    func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
-        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
-        try memory.insert(table, key, value)
-    }
-
-    func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
-        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
-        try memory.put(table, sorted: entries)
+        try writable(table).put(table, key, value)
     }
 
     func delete(_ table: ModelTable, _ key: [UInt8]) throws {
-        precondition(source(table) === memory, "a replay never writes the borrowed scan list")
-        try memory.delete(table, key)
+        try writable(table).delete(table, key)
     }
 
     func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws {

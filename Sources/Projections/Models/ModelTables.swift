@@ -40,3 +40,15 @@ public protocol ModelTables: AnyObject {
     /// Calls `body` with every entry whose key starts with `prefix`, in key order, until it returns false.
     func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws
 }
+
+extension ModelTables {
+    /// Tables in memory gain nothing from knowing that a key is new: a plain `put`.
+    public func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
+        try put(table, key, value)
+    }
+
+    /// Tables in memory gain nothing from the order: one `put` each.
+    public func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
+        for (key, value) in entries { try put(table, key, value) }
+    }
+}

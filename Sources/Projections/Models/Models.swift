@@ -308,9 +308,9 @@ public final class Models: RuleState {
             put(a)
 
         case .scanRecorded(let p):
-            let ordinal = try count(CountedScan(at: e.at, actor: e.actor, category: p.category,
-                                                isCounterfeit: p.result == .counterfeit))
-            if !borrowsScans { try list(scan: p, logged: logged, ordinal: ordinal, prepared: prepared) }
+            let place = try count(CountedScan(at: e.at, actor: e.actor, category: p.category,
+                                              isCounterfeit: p.result == .counterfeit))
+            if !borrowsScans { try list(scan: p, logged: logged, place: place, prepared: prepared) }
 
         case .counterfeitReported(let p):
             guard let ordinal = try scanOrdinal(p.scanId) else { return }
@@ -384,31 +384,35 @@ public final class Models: RuleState {
         }
     }
 
-    /// Counts a scan in the totals, the stats and the actor's month; returns its ordinal.
-    private func count(_ scan: CountedScan) throws -> UInt32 {
-        var ordinal: UInt32 = 0
+    /// Counts a scan in the totals, the stats and the actor's month; returns its place: its ordinal in the
+    /// scan list and its number among its actor's scans.
+    private func count(_ scan: CountedScan) throws -> (ordinal: UInt32, ofActor: UInt32) {
+        var place: (ordinal: UInt32, ofActor: UInt32) = (0, 0)
         try updateTotals { t in
             t.scans += 1
-            ordinal = t.scans
+            place.ordinal = t.scans
         }
         try update(stats: .all) { $0.add(category: scan.category, counterfeit: scan.isCounterfeit, at: scan.at) }
-        try update(stats: .actor(scan.actor)) { $0.add(category: scan.category, counterfeit: scan.isCounterfeit, at: scan.at) }
+        try update(stats: .actor(scan.actor)) { s in
+            s.add(category: scan.category, counterfeit: scan.isCounterfeit, at: scan.at)
+            place.ofActor = UInt32(s.total)
+        }
         try update(scan.actor, scan.at.month) { $0.scans += 1 }
-        return ordinal
+        return place
     }
 
     /// Adds a scan to the scan list and its indexes (by scanId, by actor, by code).
-    private func list(scan p: ScanRecorded, logged: LoggedEvent, ordinal: UInt32, prepared: PreparedScan?) throws {
+    private func list(scan p: ScanRecorded, logged: LoggedEvent, place: (ordinal: UInt32, ofActor: UInt32),
+                      prepared: PreparedScan?) throws {
         let e = logged.event
         let prepared = prepared ?? PreparedScan(seq: logged.seq, at: e.at, actor: e.actor, scan: p)
         let seen = try codeCount(prepared.code)
         pending.codeCounts[prepared.code] = seen + 1
         var row = prepared.header
         ScanRow(seq: logged.seq, at: e.at, actor: e.actor, scan: p, seenBefore: Int(seen)).appendTail(to: &row)
-        try tables.insert(.scans, Models.ordinalKey(ordinal), row)
-        try tables.insert(.scanIds, Array(p.scanId.utf8), ordinal.bigEndianBytes)
-        let n = UInt32(try stats(.actor(e.actor)).total)
-        pending.actorScans[e.actor, default: (firstN: n, ordinals: [])].ordinals.append(ordinal)
+        try tables.insert(.scans, Models.ordinalKey(place.ordinal), row)
+        try tables.insert(.scanIds, Array(p.scanId.utf8), place.ordinal.bigEndianBytes)
+        pending.actorScans[e.actor, default: (firstN: place.ofActor, ordinals: [])].ordinals.append(place.ordinal)
         // Held entries cost memory: a long import writes them every so many scans.
         if pending.codeCounts.count >= PendingIndexes.limit { try writePendingIndexes() }
     }

@@ -46,18 +46,8 @@ public final class StoredTables: ModelTables {
         let db = databases[table.rawValue]
         var appending = true
         for (key, value) in entries {
-            if appending { appending = try appended(db, key, value) }
+            if appending { appending = try transaction.appendIfLast(db, key, value) }
             if !appending { try transaction.put(db, key, value) }
-        }
-    }
-
-    /// Appends the entry when its key sorts after every key of `db`; false (nothing written) otherwise.
-    private func appended(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws -> Bool {
-        do {
-            try transaction.put(db, key, value, flags: [.append])
-            return true
-        } catch .keyExists {
-            return false
         }
     }
 
