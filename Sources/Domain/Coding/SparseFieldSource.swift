@@ -1,19 +1,22 @@
-/// Reads a payload from the stored form like `BinaryFieldSource`, but makes a `String` only of the one
-/// string field named `keeps`: every other string is skipped in place and read as "". A replay counts a
-/// million scans by category and needs none of their other text, and a `String` each is most of the cost
-/// of decoding a scan.
+/// Reads a scan from the stored form like `BinaryFieldSource`, but makes a `String` only of the one
+/// string field named `keeps`: every other string is read as "", and kept in `text` as its stored bytes.
+/// A replay counts a million scans by category and a rebuild makes their rows from the bytes; neither
+/// needs a `String` of each field, which is most of the cost of decoding a scan.
 struct SparseFieldSource: FieldSource {
     var base: BinaryFieldSource
     let keeps: StaticString
+    /// The scan's text fields, lent from `base`'s bytes.
+    var text = ScanText()
 
-    private func kept(_ key: StaticString) -> Bool {
-        key.withUTF8Buffer { a in keeps.withUTF8Buffer { b in a.elementsEqual(b) } }
+    init(base: BinaryFieldSource, keeps: StaticString) {
+        self.base = base
+        self.keeps = keeps
     }
 
     mutating func string(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String {
-        if kept(key) { return try base.raw(key) }
-        _ = try base.rawBytes(key)
-        return ""
+        let bytes = try base.rawBytes(key)
+        text.record(key, bytes)
+        return ScanText.same(key, keeps) ? String(decoding: bytes, as: UTF8.self) : ""
     }
 
     mutating func optionalString(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String? {
@@ -71,10 +74,23 @@ public struct CountedScan: Sendable {
     }
 }
 
+/// A stored `scan.recorded` read in place: its counts, and its text lent from the stored bytes (see
+/// `StoredEvent.storedScan`).
+public struct StoredScan {
+    public var counted: CountedScan
+    public var text: ScanText
+}
+
 extension StoredEvent {
     /// A stored record read as a replay counts it when it is a `scan.recorded` (nil for any other type),
     /// without its id, hash or any text but `actor` and `category`.
     public static func countedScan(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> CountedScan? {
+        try storedScan(bytes)?.counted
+    }
+
+    /// A stored record read in place when it is a `scan.recorded` (nil for any other type): its counts as
+    /// `countedScan`, and its text as bytes lent from `bytes`, valid while they are.
+    public static func storedScan(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> StoredScan? {
         var source = BinaryFieldSource(bytes: bytes)
         guard try source.byte("format") == format else { throw FieldError(path: "format", rule: "unknown stored format") }
         guard try source.choice("type", EventType.self) == .scanRecorded else { return nil }
@@ -85,6 +101,8 @@ extension StoredEvent {
         var sparse = SparseFieldSource(base: source, keeps: "category")
         let scan = try ScanRecorded(from: &sparse)
         guard sparse.base.position == bytes.count else { throw FieldError(path: "data", rule: "stored record is damaged") }
-        return CountedScan(at: at, actor: actor, category: scan.category, isCounterfeit: scan.result == .counterfeit)
+        return StoredScan(counted: CountedScan(at: at, actor: actor, category: scan.category,
+                                               isCounterfeit: scan.result == .counterfeit),
+                          text: sparse.text)
     }
 }
