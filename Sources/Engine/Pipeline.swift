@@ -1,24 +1,24 @@
 import Foundation
 
 /// Runs a producer on a second thread that hands its items over in order, in batches, while the caller
-/// consumes them: reading and decoding on one core, applying on the other (`import`, replay).
+/// consumes them: reading and decoding on one core, applying on the other (`import`, rebuild, replay).
 ///
 /// The producer calls `emit` for each item; `emit` returns false once the consumer has cancelled, and the
 /// producer should then stop. An error the producer throws reaches the consumer from `next()` after every
 /// item emitted before it.
 public final class Pipeline<Item>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var ready: [[Item]] = []
+    private var ready: [Batch<Item>] = []
     private var failure: Error?
     private var done = false
     private var cancelled = false
     private let batchSize: Int
     private let maxBatches: Int
     /// Used by the producer's thread only (which is why the class may be `@unchecked Sendable`).
-    private let produce: (_ emit: (Item) -> Bool) throws -> Void
+    private let produce: (_ emit: (consuming Item) -> Bool) throws -> Void
 
     /// Starts `produce` on its own thread. At most `maxBatches` batches of `batchSize` items wait at once.
-    public init(batchSize: Int = 1024, maxBatches: Int = 32, produce: @escaping (_ emit: (Item) -> Bool) throws -> Void) {
+    public init(batchSize: Int = 1024, maxBatches: Int = 32, produce: @escaping (_ emit: (consuming Item) -> Bool) throws -> Void) {
         self.batchSize = batchSize
         self.maxBatches = maxBatches
         self.produce = produce
@@ -31,7 +31,7 @@ public final class Pipeline<Item>: @unchecked Sendable {
 
     /// The next batch, in order, or nil at the end; throws the producer's error once every item before it
     /// was taken.
-    public func next() throws -> [Item]? {
+    public func next() throws -> Batch<Item>? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty && !done { condition.wait() }
@@ -57,8 +57,7 @@ public final class Pipeline<Item>: @unchecked Sendable {
     }
 
     private func run() {
-        var batch: [Item] = []
-        batch.reserveCapacity(batchSize)
+        var batch = Batch<Item>(capacity: batchSize)
         func push() -> Bool {
             condition.lock()
             defer { condition.unlock() }
@@ -66,24 +65,58 @@ public final class Pipeline<Item>: @unchecked Sendable {
             if cancelled { return false }
             ready.append(batch)
             condition.broadcast()
-            batch = []
-            batch.reserveCapacity(batchSize)
+            batch = Batch(capacity: batchSize)
             return true
         }
         var error: Error?
         do {
-            try produce { item in
+            try produce { (item: consuming Item) in
                 batch.append(item)
                 return batch.count < batchSize || push()
             }
         } catch let thrown {
             error = thrown
         }
-        if !batch.isEmpty { _ = push() }
+        if batch.count > 0 { _ = push() }
         condition.lock()
         failure = error
         done = true
         condition.broadcast()
         condition.unlock()
+    }
+}
+
+/// Items handed over together: filled in order by the producer, then taken in order by the consumer, each
+/// moved in and out rather than copied (a copy of a decoded event retains, and later releases, every
+/// string it holds).
+public final class Batch<Item> {
+    private let items: UnsafeMutablePointer<Item>
+    private let capacity: Int
+    /// How many items were put in.
+    public private(set) var count = 0
+    /// How many were taken out.
+    private var taken = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        items = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        (items + taken).deinitialize(count: count - taken)
+        items.deallocate()
+    }
+
+    func append(_ item: consuming Item) {
+        precondition(count < capacity, "a batch holds at most its capacity")
+        (items + count).initialize(to: item)
+        count += 1
+    }
+
+    /// Takes the next item out, or nil when every item was taken.
+    public func take() -> Item? {
+        guard taken < count else { return nil }
+        defer { taken += 1 }
+        return (items + taken).move()
     }
 }

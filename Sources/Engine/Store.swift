@@ -41,34 +41,85 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// Recomputes every read model from the log, in one transaction; returns how many events it applied.
+    /// Recomputes every read model from the log, in one transaction.
     ///
+    /// The scan list and its indexes, nearly all of the models' pages, are not written again when they are
+    /// what the log gives: the rebuild sums the list as it recomputes it and checks the sum against the
+    /// stored list's (`ScanListDigest`). When they differ (a damaged list, or one a previous version wrote),
+    /// the rebuild starts over with every table emptied and written again.
+    @discardableResult
+    public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
+        do {
+            return RebuildSummary(events: try rebuild(keepingScanList: true, progress: progress), rewroteScanList: false)
+        } catch is StaleScanList {
+            return RebuildSummary(events: try rebuild(keepingScanList: false, progress: progress), rewroteScanList: true)
+        }
+    }
+
+    /// What a rebuild did.
+    public struct RebuildSummary: Sendable {
+        /// How many events it applied.
+        public var events: UInt64
+        /// Whether the stored scan list was not what the log gives, so that every table was written again.
+        public var rewroteScanList: Bool
+    }
+
+    /// How many events a rebuild applies between releases of the mapped pages.
+    private static let releaseInterval: UInt64 = 65_536
+
+    /// The stored scan list is not the one the log gives (see `rebuild`).
+    private struct StaleScanList: Error {}
+
     /// The events are read and decoded on a second thread, in a read transaction of its own: the log never
     /// changes below its head, and this write transaction changes only the models.
-    @discardableResult
-    public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> UInt64 {
+    private func rebuild(keepingScanList: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
-            try tables.dropAll()
+            let kept = keepingScanList ? Models.reconciledTables : []
+            let codes = try tables.count(.codes)
+            try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
-            let models = Models(tables: tables, log: reader)
-            let events = Pipeline<(LoggedEvent, PreparedScan?)> { [log] emit in
+            let models = keepingScanList ? Models.rebuilding(over: tables, log: reader, codes: codes)
+                                         : Models(tables: tables, log: reader)
+            // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
+            // were before this one.
+            let storedScanList = keepingScanList ? Pipeline<ScanListDigest> { [log, modelDatabases] emit in
+                try log.environment.read { txn in _ = emit(try ScanListDigest(of: StoredTables(transaction: txn, databases: modelDatabases))) }
+            } : nil
+            defer { storedScanList?.cancel() }
+            let events = Pipeline<RebuiltEvent> { [log] emit in
                 try log.read { reader in
                     try reader.forEachRecord(through: through) { seq, bytes in
-                        let logged = try reader.decode(bytes, seq: seq)
-                        guard case .scanRecorded(let scan) = logged.event.payload else { return emit((logged, nil)) }
-                        return emit((logged, PreparedScan(seq: seq, at: logged.event.at, actor: logged.event.actor, scan: scan)))
+                        // Scans, nearly all of a log, are read in place and made ready for their row here.
+                        if let scan = try reader.decodingErrors(seq: seq, { () throws(FieldError) in try StoredEvent.storedScan(bytes) }) {
+                            return emit(.scan(PreparedScan(seq: seq, stored: scan)))
+                        }
+                        return emit(.event(try reader.decode(bytes, seq: seq)))
                     }
                 }
             }
             defer { events.cancel() }
             var count: UInt64 = 0
             while let batch = try events.next() {
-                for (logged, prepared) in batch { try models.apply(logged, prepared: prepared) }
-                count += UInt64(batch.count)
+                while let item = batch.take() {
+                    switch consume item {
+                    case .scan(let scan):
+                        try models.apply(scan)
+                        count += 1
+                    case .event(let logged):
+                        try models.apply(logged)
+                        count += 1
+                    }
+                }
                 progress(count)
+                // The events read the models and the log at random (a report reads its scan's row and
+                // event), which would leave much of the store mapped in.
+                if count / Store.releaseInterval != (count - UInt64(batch.count)) / Store.releaseInterval {
+                    txn.releaseReadPages()
+                }
             }
+            if let storedScanList, try storedScanList.next()?.take() != models.scanListDigest { throw StaleScanList() }
             try models.flush()
             return count
         }
@@ -99,8 +150,8 @@ public final class Store: @unchecked Sendable {
         defer { events.cancel() }
         var last: (seq: UInt64, at: Timestamp)?
         while let batch = try events.next() {
-            for item in batch {
-                switch item {
+            while let item = batch.take() {
+                switch consume item {
                 case let .scan(scan, seq):
                     try models.apply(counted: scan, seq: seq)
                     last = (seq, scan.at)
@@ -112,6 +163,12 @@ public final class Store: @unchecked Sendable {
         }
         return (models, last)
     }
+}
+
+/// An event as a rebuild reads it: a scan made ready for its row, any other event whole.
+private enum RebuiltEvent {
+    case scan(PreparedScan)
+    case event(LoggedEvent)
 }
 
 /// An event as a replay reads it: a scan only as far as its counts need, any other event whole.

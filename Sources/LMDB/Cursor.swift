@@ -41,6 +41,7 @@ public final class Cursor {
         let code = mdb_cursor_get(handle, &foundKey, &foundValue, operation)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
+        transaction.noteRead(foundValue.buffer)
         return (foundKey.buffer, foundValue.buffer)
     }
 

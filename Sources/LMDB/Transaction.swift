@@ -27,6 +27,10 @@ public final class Transaction {
     @exclusivity(unchecked)
     private(set) var ranOutOfMap = false
 
+    /// The pages of the map this transaction has read since they were last released (`releaseReadPages`).
+    @exclusivity(unchecked)
+    private var read = MappedSpan()
+
     init(environment: Environment, handle: OpaquePointer, isReadOnly: Bool) {
         self.environment = environment
         self.handle = handle
@@ -95,8 +99,18 @@ public final class Transaction {
         let code = mdb_get(try live, db.dbi, &key, &value)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
+        noteRead(value.buffer)
         return value.buffer
     }
+
+    /// Adds a value read from the map to the span `releaseReadPages` drops.
+    @inline(__always)
+    func noteRead(_ value: UnsafeRawBufferPointer) { read.include(value) }
+
+    /// Drops the pages of the map this transaction has read, from the lowest to the highest, from the
+    /// resident set (see `MappedSpan`), and starts over. For work that reads at random all over a large
+    /// store: the kernel maps the pages around each one read too, so much of the store would stay mapped.
+    public func releaseReadPages() { read.release() }
 
     /// The value stored under `key`, or `nil`; see `get(_:_:)` for how long the buffer lives.
     ///

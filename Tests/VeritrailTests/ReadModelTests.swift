@@ -50,7 +50,9 @@ final class ReadModelTests: XCTestCase {
         // rebuild changes no answer.
         let before = try answers(full, now: now, qs)
         let statusBefore = try status(full).stdout
-        try ok(["rebuild", "--store", full.path])
+        let rebuilt = try ok(["rebuild", "--store", full.path, "--json"])
+        // The scan list the store kept event by event is the one the rebuild recomputes.
+        XCTAssertEqual(jsonObject(rebuilt.stdout)?["scanListRewritten"] as? Bool, false, rebuilt.stdout)
         let after = try answers(full, now: now, qs)
         assertSame(before, after, "answers before and after rebuild")
         XCTAssertEqual(try status(full).stdout, statusBefore)

@@ -8,16 +8,16 @@ import EventLog
 /// Hot records (accounts, stats, months, totals) are decoded once and kept until `flush`, so importing a
 /// million scans does not decode the acting account a million times.
 ///
-/// The models are either the store's own, kept event by event in the log's write transaction (every table
-/// written), or a replay of a prefix of the log (`replaying(over:log:)`). A replay borrows the scan list
-/// and its indexes from the store instead of building them again: the list only grows, so the prefix's
-/// scans are the first rows of the stored list, read as they were then (`reportsThrough`).
+/// The models are the store's own, kept event by event in the log's write transaction (every table
+/// written); or the store's own recomputed by `rebuilding(over:log:)`; or a replay of a prefix of the log
+/// (`replaying(over:log:)`). A replay borrows the scan list and its indexes from the store instead of
+/// building them again: the list only grows, so the prefix's scans are the first rows of the stored list,
+/// read as they were then (`reportsThrough`).
 public final class Models: RuleState {
     public let tables: ModelTables
     /// The log the models are of, in the same transaction: scan rows read their scan from it.
     public let log: LogReader
-    /// Whether the scan list and its indexes are borrowed from the stored tables (a replay of a prefix).
-    private let borrowsScans: Bool
+    private let mode: Mode
     /// The last seq applied to a replay; a stored row's report made after it is left out.
     private var reportsThrough: UInt64 = .max
     private var accountCache = RecordCache<String, AccountRecord>()
@@ -26,25 +26,54 @@ public final class Models: RuleState {
     private var cachedTotals: LogTotals?
     private var totalsDirty = false
     private var pending = PendingIndexes()
+    /// In a rebuild, the digest of the scan list as the log gives it, to check the stored one against.
+    public private(set) var scanListDigest = ScanListDigest()
+    /// What follows a new scan's row header (`ScanRow.appendTail`), made in the same buffer each time.
+    private var tailBuffer: [UInt8] = []
 
-    /// The store's models over `tables`, kept event by event.
-    public init(tables: ModelTables, log: LogReader) {
-        self.tables = tables
-        self.log = log
-        borrowsScans = false
+    private enum Mode {
+        /// The store's models, kept event by event: every table written.
+        case kept
+        /// The store's models recomputed from the log, but for the scan list (`reconciledTables`), which is
+        /// left as stored and only summed (`scanListDigest`) for the rebuild to check; every other table
+        /// starts empty.
+        case rebuilding
+        /// A replay of a prefix in memory over the stored scan list and its indexes, which are only read.
+        case replaying
     }
 
-    private init(replayingOver stored: ModelTables, log: LogReader) {
-        tables = ReplayTables(stored: stored)
+    /// The tables a rebuild checks instead of emptying: the scan list and its indexes, nearly all of the
+    /// models' pages.
+    public static let reconciledTables: [ModelTable] = [.scans, .scanIds, .scansByActor]
+
+    /// The store's models over `tables`, kept event by event.
+    public convenience init(tables: ModelTables, log: LogReader) {
+        self.init(tables: tables, log: log, mode: .kept)
+    }
+
+    private init(tables: ModelTables, log: LogReader, mode: Mode) {
+        self.tables = tables
         self.log = log
-        borrowsScans = true
-        reportsThrough = 0
+        self.mode = mode
+        if mode == .replaying { reportsThrough = 0 }
+    }
+
+    /// Models that recompute the store's own from the log read by `log`: `tables` holds the stored scan list
+    /// and its indexes (`reconciledTables`), which are read only where an event needs them and are summed
+    /// as the log gives them (`scanListDigest`), and every other table empty. When the sum differs from the
+    /// stored list's, the stored list is stale and the rebuild must start over with every table emptied.
+    /// `codes` is about how many distinct codes the log has (the stored table's count), so that holding
+    /// them all never has to grow.
+    public static func rebuilding(over tables: ModelTables, log: LogReader, codes: Int) -> Models {
+        let models = Models(tables: tables, log: log, mode: .rebuilding)
+        models.pending.codeCounts.reserveCapacity(codes)
+        return models
     }
 
     /// Empty models for replaying a prefix of the log read by `log`, whose stored models are `stored`
     /// (the same snapshot): everything is built in memory but the scan list, which is borrowed.
     public static func replaying(over stored: ModelTables, log: LogReader) -> Models {
-        Models(replayingOver: stored, log: log)
+        Models(tables: ReplayTables(stored: stored), log: log, mode: .replaying)
     }
 
     // MARK: Typed access
@@ -185,13 +214,16 @@ public final class Models: RuleState {
 
     public func scanRow(_ ordinal: UInt32) throws -> ScanRow {
         try withScanRow(ordinal) { bytes in
-            try ScanRow(decoding: bytes, reportsThrough: reportsThrough) { seq in
-                guard case .scanRecorded(let scan)? = try log.event(at: seq)?.event.payload else {
-                    throw FieldError(path: "scan \(ordinal)", rule: "its event at seq \(seq) is not a scan")
-                }
-                return scan
-            }
+            try ScanRow(decoding: bytes, reportsThrough: reportsThrough, scan: recordedScan)
         }
+    }
+
+    /// The scan recorded at `seq` in the log.
+    private func recordedScan(at seq: UInt64) throws -> ScanRecorded {
+        guard case .scanRecorded(let scan)? = try log.event(at: seq)?.event.payload else {
+            throw FieldError(path: "seq \(seq)", rule: "the read models list a scan there, but the log has no scan")
+        }
+        return scan
     }
 
     public func scanOrdinal(_ scanId: String) throws -> UInt32? {
@@ -269,8 +301,7 @@ public final class Models: RuleState {
     // MARK: Applying events
 
     /// Changes the models by one event that has passed the rules and is in the log at `logged.seq`.
-    /// A scan's `prepared` part, when given, was made from it on another thread.
-    public func apply(_ logged: LoggedEvent, prepared: PreparedScan? = nil) throws {
+    public func apply(_ logged: LoggedEvent) throws {
         let e = logged.event
         try count(e.type, at: e.at, seq: logged.seq)
         switch e.payload {
@@ -308,19 +339,35 @@ public final class Models: RuleState {
             put(a)
 
         case .scanRecorded(let p):
-            let place = try count(CountedScan(at: e.at, actor: e.actor, category: p.category,
-                                              isCounterfeit: p.result == .counterfeit))
-            if !borrowsScans { try list(scan: p, logged: logged, place: place, prepared: prepared) }
+            if mode == .replaying {
+                _ = try count(CountedScan(at: e.at, actor: e.actor, category: p.category, isCounterfeit: p.result == .counterfeit))
+            } else {
+                let scan = PreparedScan(seq: logged.seq, at: e.at, actor: e.actor, scan: p)
+                try list(scan, place: try count(scan.counted))
+            }
 
         case .counterfeitReported(let p):
             guard let ordinal = try scanOrdinal(p.scanId) else { return }
             let actor: String
-            if borrowsScans {
+            if mode == .replaying {
                 actor = try withScanHeader(ordinal) { String(decoding: $0.actor, as: UTF8.self) }
             } else {
                 var row = try scanRow(ordinal)
-                row.report = ScanRow.Report(seq: logged.seq, reason: p.reason, message: p.message, at: e.at, by: e.actor)
-                try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
+                let report = ScanRow.Report(seq: logged.seq, reason: p.reason, message: p.message, at: e.at, by: e.actor)
+                if mode == .rebuilding {
+                    // The stored row is taken as it was before this report; were it stale, the sums differ.
+                    row.report = nil
+                    let before = row.encodedParts()
+                    scanListDigest.removeRow(key: EntryHash.of(ordinal), header: EntryHash.of(before.header),
+                                             tail: EntryHash.of(before.tail))
+                    row.report = report
+                    let after = row.encodedParts()
+                    scanListDigest.addRow(key: EntryHash.of(ordinal), header: EntryHash.of(after.header),
+                                          tail: EntryHash.of(after.tail))
+                } else {
+                    row.report = report
+                    try tables.put(.scans, Models.ordinalKey(ordinal), row.encoded())
+                }
                 actor = row.actor
             }
             try update(stats: .all) { $0.reported += 1 }
@@ -366,16 +413,23 @@ public final class Models: RuleState {
         }
     }
 
+    /// Applies a scan made ready on another thread (a rebuild): the same as `apply(_:)` with its event.
+    public func apply(_ scan: PreparedScan) throws {
+        precondition(mode != .replaying, "a replay over a borrowed scan list counts scans (apply(counted:seq:))")
+        try count(.scanRecorded, at: scan.counted.at, seq: scan.seq)
+        try list(scan, place: try count(scan.counted))
+    }
+
     /// Applies a scan to a replay over a borrowed scan list, which needs only the scan's counts.
     public func apply(counted scan: CountedScan, seq: UInt64) throws {
-        precondition(borrowsScans, "only a replay over a borrowed scan list may skip a scan's row")
+        precondition(mode == .replaying, "only a replay over a borrowed scan list may skip a scan's row")
         try count(.scanRecorded, at: scan.at, seq: seq)
         _ = try count(scan)
     }
 
     /// Counts an event in the log's totals.
     private func count(_ type: EventType, at: Timestamp, seq: UInt64) throws {
-        if borrowsScans { reportsThrough = seq }
+        if mode == .replaying { reportsThrough = seq }
         try updateTotals { t in
             t.events += 1
             if t.firstAt == nil { t.firstAt = at }
@@ -401,19 +455,42 @@ public final class Models: RuleState {
         return place
     }
 
-    /// Adds a scan to the scan list and its indexes (by scanId, by actor, by code).
-    private func list(scan p: ScanRecorded, logged: LoggedEvent, place: (ordinal: UInt32, ofActor: UInt32),
-                      prepared: PreparedScan?) throws {
-        let e = logged.event
-        let prepared = prepared ?? PreparedScan(seq: logged.seq, at: e.at, actor: e.actor, scan: p)
-        let seen = try codeCount(prepared.code)
-        pending.codeCounts[prepared.code] = seen + 1
-        var row = prepared.header
-        ScanRow(seq: logged.seq, at: e.at, actor: e.actor, scan: p, seenBefore: Int(seen)).appendTail(to: &row)
-        try tables.insert(.scans, Models.ordinalKey(place.ordinal), row)
-        try tables.insert(.scanIds, Array(p.scanId.utf8), place.ordinal.bigEndianBytes)
-        pending.actorScans[e.actor, default: (firstN: place.ofActor, ordinals: [])].ordinals.append(place.ordinal)
-        // Held entries cost memory: a long import writes them every so many scans.
-        if pending.codeCounts.count >= PendingIndexes.limit { try writePendingIndexes() }
+    /// Adds one to `count`; returns it as it was.
+    private static func countOne(_ count: inout UInt32) -> UInt32 {
+        defer { count += 1 }
+        return count
+    }
+
+    /// Adds a scan to the scan list and its indexes (by scanId, by actor, by code); a rebuild only sums
+    /// the list's entries.
+    private func list(_ scan: PreparedScan, place: (ordinal: UInt32, ofActor: UInt32)) throws {
+        let seen: UInt32
+        if mode == .rebuilding {
+            // A rebuild holds every code (see below), and the codes table stays empty until `flush`: one
+            // lookup, in place.
+            seen = Models.countOne(&pending.codeCounts[scan.code, default: 0])
+        } else {
+            seen = try codeCount(scan.code)
+            pending.codeCounts[scan.code] = seen + 1
+        }
+        tailBuffer.removeAll(keepingCapacity: true)
+        ScanRow.appendTail(seenBefore: Int(seen), report: nil, to: &tailBuffer)
+        try scan.withHeaderAndScanId { header, scanId in
+            if mode == .rebuilding {
+                let ordinal = EntryHash.of(place.ordinal)
+                scanListDigest.addRow(key: ordinal, header: scan.headerHash, tail: EntryHash.of(tailBuffer))
+                scanListDigest.addScanId(scan.scanIdHash, ordinal: ordinal)
+                scanListDigest.addActorScan(actor: scan.actorHash, n: EntryHash.of(place.ofActor), ordinal: ordinal)
+            } else {
+                var row = Array(header)
+                row.append(contentsOf: tailBuffer)
+                try tables.insert(.scans, Models.ordinalKey(place.ordinal), row)
+                try tables.insert(.scanIds, Array(scanId), place.ordinal.bigEndianBytes)
+                pending.actorScans[scan.counted.actor, default: (firstN: place.ofActor, ordinals: [])].ordinals.append(place.ordinal)
+            }
+        }
+        // Held entries cost memory: a long import writes them every so many scans. A rebuild holds every
+        // code (about 25 bytes each), so that it never looks one up in the table it is writing.
+        if mode != .rebuilding && pending.codeCounts.count >= PendingIndexes.limit { try writePendingIndexes() }
     }
 }

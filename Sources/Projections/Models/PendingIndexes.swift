@@ -1,13 +1,17 @@
+import Crypto
+
 /// The first 16 bytes of a code's SHA-256: the key of the `codes` table, held as two words so that a
 /// million of them fit in a dictionary without an array each.
 struct CodeDigest: Hashable, Sendable {
     var high: UInt64
     var low: UInt64
 
-    init(_ code: String) {
-        let bytes = Models.digestKey(code, bytes: 16)
-        high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
-        low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+    /// The digest of a code given as its UTF-8 bytes.
+    init(utf8 code: UnsafeRawBufferPointer) {
+        (high, low) = SHA256.hash(data: code).withUnsafeBytes { d in
+            (UInt64(bigEndian: d.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: d.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
     }
 
     /// The stored key, big-endian, so that the table's order is the order of `(high, low)`.

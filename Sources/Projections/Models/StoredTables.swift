@@ -16,18 +16,22 @@ public final class StoredTables: ModelTables {
         try ModelTable.allCases.map { try environment.openDatabase($0.name, flags: create ? [.create] : []) }
     }
 
-    /// The mapped pages read since they were last released, and how many reads that was: a search reads a
-    /// million scan rows, which would otherwise all count as the process's memory (see `MappedSpan`).
-    private var passed = MappedSpan()
-    private var reads = 0
+    /// Per table, the mapped pages read since they were last released and how many reads that was: a
+    /// search or a rebuild reads a million scan rows, which would otherwise all count as the process's
+    /// memory (see `MappedSpan`). Only the tables read front to back are released: the others are read at
+    /// random, so their pages would only be mapped again, and they are small enough to stay.
+    private var passed = [MappedSpan](repeating: MappedSpan(), count: ModelTable.allCases.count)
+    private var reads = [Int](repeating: 0, count: ModelTable.allCases.count)
     private static let releaseInterval = 16_384
+    private static let releasedTables: Set<ModelTable> = [.scans, .scansByActor]
 
     public func withValue<R>(_ table: ModelTable, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
         let value = try transaction.get(databases[table.rawValue], key)
-        if let value {
-            passed.include(value)
-            reads += 1
-            if reads % StoredTables.releaseInterval == 0 { passed.release() }
+        if let value, StoredTables.releasedTables.contains(table) {
+            let t = table.rawValue
+            passed[t].include(value)
+            reads[t] += 1
+            if reads[t] % StoredTables.releaseInterval == 0 { passed[t].release() }
         }
         return try body(value)
     }
@@ -65,8 +69,29 @@ public final class StoredTables: ModelTables {
         }
     }
 
-    /// Empties every model table (for `rebuild`).
-    public func dropAll() throws {
-        for db in databases { try transaction.drop(db) }
+    /// Calls `body` with every entry of `table` in key order, the bytes lent from the map for the call; the
+    /// pages passed are released as it goes.
+    func forEachEntry(_ table: ModelTable, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        let cursor = try transaction.cursor(databases[table.rawValue])
+        var entry = try cursor.first()
+        var passed = MappedSpan()
+        var count = 0
+        while let (key, value) = entry {
+            try body(key, value)
+            passed.include(value)
+            count += 1
+            if count % StoredTables.releaseInterval == 0 { passed.release() }
+            entry = try cursor.next()
+        }
+    }
+
+    /// Empties `tables` (for `rebuild`).
+    public func drop(_ tables: [ModelTable]) throws {
+        for table in tables { try transaction.drop(databases[table.rawValue]) }
+    }
+
+    /// How many entries `table` holds.
+    public func count(_ table: ModelTable) throws -> Int {
+        try transaction.count(databases[table.rawValue])
     }
 }

@@ -40,44 +40,72 @@ public struct ScanRow: Sendable, Equatable {
     static let searchFieldCount = 10
 
     func encoded() -> [UInt8] {
-        var bytes = ScanRow.encodedHeader(seq: seq, at: at, actor: actor, scan: scan, report: report)
-        appendTail(to: &bytes)
-        return bytes
+        let (header, tail) = encodedParts()
+        return header + tail
+    }
+
+    /// The stored row as its header and what follows it.
+    func encodedParts() -> (header: [UInt8], tail: [UInt8]) {
+        var tail: [UInt8] = []
+        appendTail(to: &tail)
+        return (ScanRow.encodedHeader(seq: seq, at: at, actor: actor, scan: scan, report: report), tail)
     }
 
     /// The stored header (see the type's comment): everything but `seenBefore` and the report, which
     /// follow it. It is the costly part of a row (the lower-cased search text), and needs no other scan, so
     /// a rebuild makes it on the thread that decodes (`PreparedScan`).
     static func encodedHeader(seq: UInt64, at: Timestamp, actor: String, scan: ScanRecorded, report: Report?) -> [UInt8] {
+        ScanText.with(scan) { text in
+            encodedHeader(seq: seq, at: at, actor: actor, text: text, counterfeit: scan.result == .counterfeit,
+                          report: report.map { ($0.seq, $0.message) })
+        }
+    }
+
+    /// The same from the scan's text as bytes (`report` is the report's seq and message).
+    static func encodedHeader(seq: UInt64, at: Timestamp, actor: String, text: ScanText, counterfeit: Bool,
+                              report: (seq: UInt64, message: String?)?) -> [UInt8] {
         var s = BinaryFieldSink()
-        s.bytes.reserveCapacity(400)
+        // Room for the rest of a row, or a scanId (`PreparedScan`), without growing.
+        s.bytes.reserveCapacity(512)
         s.fixed64(seq)
         s.fixed64(UInt64(bitPattern: at.microseconds))
-        s.bytes.append((scan.result == .counterfeit ? ScanRow.counterfeitFlag : 0) | (report != nil ? ScanRow.reportedFlag : 0))
+        s.bytes.append((counterfeit ? ScanRow.counterfeitFlag : 0) | (report != nil ? ScanRow.reportedFlag : 0))
         if let report { s.fixed64(report.seq) }
         s.raw(actor)
-        s.raw(scan.category)
-        // The search text goes after its length, which is known only once it is written.
-        var text: [UInt8] = []
-        text.reserveCapacity(256)
-        var lengths: [Int] = []
-        lengths.reserveCapacity(ScanRow.searchFieldCount)
-        let fields = [scan.scanId, scan.code, scan.productName, scan.brand, scan.category, scan.location, scan.batchId,
-                      scan.notes, actor, report?.message]
-        for field in fields {
-            let start = text.count
-            if let field { CaseFolding.appendLowercased(field, to: &text) }
-            lengths.append(text.count - start)
-            text.append(0)
+        s.varint(UInt64(text.category.count))
+        s.bytes.append(contentsOf: text.category)
+        // The search text goes after its length, which is known only once it is written; the field lengths
+        // (at most 10 varints) after it.
+        var searchText: [UInt8] = []
+        searchText.reserveCapacity(384)
+        var lengths = BinaryFieldSink()
+        func add(_ field: UnsafeRawBufferPointer?) {
+            let start = searchText.count
+            if let field { CaseFolding.appendLowercased(utf8: field, to: &searchText) }
+            lengths.varint(UInt64(searchText.count - start))
+            searchText.append(0)
         }
-        s.varint(UInt64(text.count))
-        s.bytes.append(contentsOf: text)
-        for length in lengths { s.varint(UInt64(length)) }
+        func add(_ field: String?) {
+            let start = searchText.count
+            if let field { CaseFolding.appendLowercased(field, to: &searchText) }
+            lengths.varint(UInt64(searchText.count - start))
+            searchText.append(0)
+        }
+        // The fields in `searchFieldCount`'s order.
+        add(text.scanId); add(text.code); add(text.productName); add(text.brand); add(text.category)
+        add(text.location); add(text.batchId); add(text.notes); add(actor); add(report?.message)
+        s.varint(UInt64(searchText.count))
+        s.bytes.append(contentsOf: searchText)
+        s.bytes.append(contentsOf: lengths.bytes)
         return s.bytes
     }
 
     /// Appends what follows the header: `seenBefore` and the report.
     func appendTail(to bytes: inout [UInt8]) {
+        ScanRow.appendTail(seenBefore: seenBefore, report: report, to: &bytes)
+    }
+
+    static func appendTail(seenBefore: Int, report: Report?, to bytes: inout [UInt8]) {
         var s = BinaryFieldSink(bytes: bytes)
         bytes = []
         s.varint(UInt64(seenBefore))
@@ -173,15 +201,50 @@ struct ScanRowHeader {
     }
 }
 
-/// The part of a new scan's row and index entries that needs no other event: made on the thread that
-/// decodes, so that the thread applying events (which must go one at a time) does less.
+/// A new scan as its row and index entries need it, made without any other event: on the thread that
+/// decodes in a rebuild (from the stored bytes, without a `String` of each field), so that the thread
+/// applying events (which must go one at a time) does less.
 public struct PreparedScan: Sendable {
-    /// The row's header (`ScanRow.encodedHeader`).
-    let header: [UInt8]
+    public let seq: UInt64
+    public let counted: CountedScan
+    /// The row's header (`ScanRow.encodedHeader`), then the scanId's bytes: one allocation for both.
+    private let bytes: [UInt8]
+    private let headerCount: Int
     let code: CodeDigest
+    /// The hashes a rebuild sums the scan list with (`ScanListDigest`), made here where there is time.
+    let headerHash: UInt64
+    let scanIdHash: UInt64
+    let actorHash: UInt64
 
+    /// A scan decoded from the interchange form (`import`, a command).
     public init(seq: UInt64, at: Timestamp, actor: String, scan: ScanRecorded) {
-        header = ScanRow.encodedHeader(seq: seq, at: at, actor: actor, scan: scan, report: nil)
-        code = CodeDigest(scan.code)
+        let counted = CountedScan(at: at, actor: actor, category: scan.category, isCounterfeit: scan.result == .counterfeit)
+        self = ScanText.with(scan) { PreparedScan(seq: seq, counted: counted, text: $0) }
+    }
+
+    /// A stored scan, read in place (a rebuild).
+    public init(seq: UInt64, stored: StoredScan) {
+        self.init(seq: seq, counted: stored.counted, text: stored.text)
+    }
+
+    private init(seq: UInt64, counted: CountedScan, text: ScanText) {
+        self.seq = seq
+        self.counted = counted
+        var bytes = ScanRow.encodedHeader(seq: seq, at: counted.at, actor: counted.actor, text: text,
+                                          counterfeit: counted.isCounterfeit, report: nil)
+        headerCount = bytes.count
+        headerHash = EntryHash.of(bytes)
+        bytes.append(contentsOf: text.scanId)
+        self.bytes = bytes
+        code = CodeDigest(utf8: text.code)
+        scanIdHash = EntryHash.of(text.scanId)
+        actorHash = EntryHash.of(Array(counted.actor.utf8))
+    }
+
+    /// Calls `body` with the row's header and the scanId's bytes.
+    func withHeaderAndScanId<R>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes { b in
+            try body(UnsafeRawBufferPointer(rebasing: b[..<headerCount]), UnsafeRawBufferPointer(rebasing: b[headerCount...]))
+        }
     }
 }

@@ -40,7 +40,9 @@ struct ImportCommand: ParsableCommand {
                 defer { lines.cancel() }
                 var appended = 0, existing = 0
                 while let batch = try lines.next() {
-                    for line in batch {
+                    var bytesRead = 0
+                    while let line = batch.take() {
+                        bytesRead = line.bytesRead
                         do {
                             switch try appender.append(line.event) {
                             case .appended: appended += 1
@@ -50,7 +52,7 @@ struct ImportCommand: ParsableCommand {
                             throw Failure.refused("line \(line.number): \(e)")
                         }
                     }
-                    if let last = batch.last { progress.tick(last.bytesRead) }
+                    progress.tick(bytesRead)
                 }
                 return (appended, existing, appender.head)
             } }

@@ -17,9 +17,15 @@ struct RebuildCommand: ParsableCommand {
             let total = try store.read { reader, _ in try reader.head().seq }
             let progress = Progress(label: "rebuilding", total: Int(total), unit: "events",
                                     enabled: !global.json && Output.stderrIsTerminal)
-            let events = try store.rebuild { progress.tick(Int($0)) }
+            let summary = try store.rebuild { progress.tick(Int($0)) }
             progress.finish()
-            if global.json { Output.json(J.object([("events", J.int(events))])) } else { Output.print("rebuilt the read models from \(events) events") }
+            if global.json {
+                Output.json(J.object([("events", J.int(summary.events)), ("scanListRewritten", .bool(summary.rewroteScanList))]))
+            } else {
+                let scanList = summary.rewroteScanList ? "the stored scan list was stale and was written again"
+                                                       : "the stored scan list was already what the log gives"
+                Output.print("rebuilt the read models from \(summary.events) events; \(scanList)")
+            }
         }
     }
 }

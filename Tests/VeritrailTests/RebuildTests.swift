@@ -1,0 +1,102 @@
+import Domain
+@testable import Engine
+import Foundation
+import LMDB
+import Projections
+import XCTest
+
+/// `rebuild` leaves a stored scan list alone when it is what the log gives, and writes every table again
+/// when it is not: a rebuilt store answers as one built by `import`, whatever was wrong with its list.
+final class RebuildTests: XCTestCase {
+    private let now = "2026-11-20T18:00:00Z"
+
+    /// Answers that show every part of the scan list: rows (with reports and `seenBefore`), the search
+    /// text, the per-actor index and the scanId index.
+    private func answers(_ store: URL) throws -> [String] {
+        let queries: [[String]] = [
+            ["history", "--window", "all", "--limit", "1000"], ["history", "--search", "e", "--window", "all", "--limit", "1000"],
+            ["history", "--as", "ines", "--window", "all", "--limit", "1000"], ["stats"], ["stats", "--by", "ines"],
+        ]
+        return try queries.map { q in try ok(q + ["--json", "--store", store.path, "--now", now]).stdout }
+    }
+
+    /// Changes the stored models of `store` in one write transaction.
+    private func damage(_ store: URL, _ change: (StoredTables) throws -> Void) throws {
+        let opened = try Store(directory: store.path, create: false)
+        try opened.log.environment.write { txn in
+            try change(StoredTables(transaction: txn, databases: opened.modelDatabases))
+        }
+    }
+
+    private func rebuild(_ store: URL) throws -> Store.RebuildSummary {
+        try Store(directory: store.path, create: false).rebuild()
+    }
+
+    private func firstEntry(_ tables: StoredTables, _ table: ModelTable, after skipping: Int = 0) throws -> ([UInt8], [UInt8]) {
+        var found: ([UInt8], [UInt8])?
+        var skipped = 0
+        try tables.forEach(table, prefix: []) { key, value in
+            if skipped < skipping { skipped += 1; return true }
+            found = (key, Array(value))
+            return false
+        }
+        return try XCTUnwrap(found)
+    }
+
+    func testRebuildKeepsAScanListThatIsWhatTheLogGives() throws {
+        let store = temporaryPath()
+        try importOK(demoEvents, into: store)
+        let before = try answers(store)
+        let summary = try rebuild(store)
+        XCTAssertFalse(summary.rewroteScanList)
+        XCTAssertEqual(summary.events, UInt64(try lines(of: demoEvents).count))
+        XCTAssertEqual(try answers(store), before)
+        let r = try ok(["rebuild", "--store", store.path, "--json"])
+        XCTAssertEqual(jsonObject(r.stdout)?["scanListRewritten"] as? Bool, false, r.stdout)
+    }
+
+    func testRebuildWritesAStaleScanListAgain() throws {
+        let original = temporaryPath()
+        try importOK(demoEvents, into: original)
+        let before = try answers(original)
+        let damages: [(String, (StoredTables) throws -> Void)] = [
+            ("a changed byte in a row", { t in
+                var (key, row) = try self.firstEntry(t, .scans, after: 4)
+                row[row.count / 2] ^= 0x20
+                try t.put(.scans, key, row)
+            }),
+            ("a row the log does not give", { t in
+                let (_, row) = try self.firstEntry(t, .scans)
+                try t.put(.scans, UInt32(100_000).bigEndianBytes, row)
+            }),
+            ("a missing scanId", { t in try t.delete(.scanIds, try self.firstEntry(t, .scanIds).0) }),
+            ("a scanId pointing at another scan", { t in
+                let (key, _) = try self.firstEntry(t, .scanIds)
+                try t.put(.scanIds, key, UInt32(3).bigEndianBytes)
+            }),
+            ("an actor's scans out of order", { t in
+                let (k1, v1) = try self.firstEntry(t, .scansByActor)
+                let (k2, v2) = try self.firstEntry(t, .scansByActor, after: 1)
+                try t.put(.scansByActor, k1, v2)
+                try t.put(.scansByActor, k2, v1)
+            }),
+            ("another scan's row in place of a reported one", { t in
+                var reported: [UInt8]?
+                try t.forEach(.scans, prefix: []) { key, value in
+                    guard value[16] & 2 != 0 else { return true }  // the flags byte: reported
+                    reported = key
+                    return false
+                }
+                try t.put(.scans, try XCTUnwrap(reported), try self.firstEntry(t, .scans).1)
+            }),
+        ]
+        for (what, change) in damages {
+            let store = try copyStore(original)
+            try damage(store, change)
+            let summary = try rebuild(store)
+            XCTAssertTrue(summary.rewroteScanList, what)
+            XCTAssertEqual(try answers(store), before, what)
+            XCTAssertFalse(try rebuild(store).rewroteScanList, "\(what): a second rebuild finds the list up to date")
+        }
+    }
+}
