@@ -9,18 +9,19 @@ public enum HashChain {
     /// The chain value after an event whose canonical form (without `hash`) is `canonical`.
     public static func next(after previous: some Sequence<UInt8>, canonical: [UInt8]) -> [UInt8] {
         var hasher = SHA256()
-        var hex = [UInt8](repeating: 0, count: 65)
-        var i = 0
-        for b in previous {
-            hex[i] = hexDigits[Int(b >> 4)]
-            hex[i + 1] = hexDigits[Int(b & 0x0F)]
-            i += 2
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { hex in
+            var i = 0
+            for b in previous {
+                hex[i] = hexDigits[Int(b >> 4)]
+                hex[i + 1] = hexDigits[Int(b & 0x0F)]
+                i += 2
+            }
+            hex[64] = 0x0A
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(hex))
         }
-        hex[64] = 0x0A
-        hasher.update(data: hex)
-        hasher.update(data: canonical)
-        return Array(hasher.finalize())
+        canonical.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

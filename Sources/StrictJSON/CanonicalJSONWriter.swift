@@ -142,24 +142,30 @@ public struct CanonicalJSONWriter: Sendable {
         value.withUTF8 { appendQuoted($0) }
     }
 
-    /// Appends `utf8` as a JSON string, copying the runs that need no escape in one go.
     private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        CanonicalJSONWriter.appendString(UnsafeRawBufferPointer(utf8), to: &bytes)
+    }
+
+    /// Appends `utf8` (valid UTF-8) to `bytes` as a JSON string with only the escapes RFC 8785 requires,
+    /// copying the runs that need no escape in one go. For writers of canonical JSON that do not go
+    /// through this type (the transcoder of stored events).
+    public static func appendString(_ utf8: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        if let base = utf8.baseAddress {
+        if let base = utf8.baseAddress?.assumingMemoryBound(to: UInt8.self) {
             var runStart = 0
-            var nonASCII = false  // unused: Swift strings are valid UTF-8 already
+            var nonASCII = false  // unused: the text is valid UTF-8 already
             while true {
                 let index = indexOfStringSpecialByte(base, from: runStart, to: utf8.count, nonASCII: &nonASCII)
                 bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
                 if index == utf8.count { break }
-                appendEscape(of: base[index])
+                appendEscape(of: base[index], to: &bytes)
                 runStart = index + 1
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendEscape(of byte: UInt8) {
+    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))

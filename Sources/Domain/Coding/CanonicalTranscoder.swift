@@ -41,25 +41,8 @@ struct CanonicalTranscoder: FieldSource {
 
     /// A JSON string from UTF-8 bytes, with only the mandatory escapes of RFC 8785.
     mutating func appendString(_ bytes: UnsafeRawBufferPointer) {
-        out.append(0x22)
-        for b in bytes {
-            switch b {
-            case 0x22: out.append(0x5C); out.append(0x22)
-            case 0x5C: out.append(0x5C); out.append(0x5C)
-            case 0x08: out.append(0x5C); out.append(0x62)
-            case 0x0C: out.append(0x5C); out.append(0x66)
-            case 0x0A: out.append(0x5C); out.append(0x6E)
-            case 0x0D: out.append(0x5C); out.append(0x72)
-            case 0x09: out.append(0x5C); out.append(0x74)
-            case 0..<0x20:
-                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, CanonicalTranscoder.hex[Int(b >> 4)], CanonicalTranscoder.hex[Int(b & 0x0F)]])
-            default: out.append(b)
-            }
-        }
-        out.append(0x22)
+        CanonicalJSONWriter.appendString(bytes, to: &out)
     }
-
-    private static let hex = Array("0123456789abcdef".utf8)
 
     mutating func appendString(_ text: String) {
         var text = text
@@ -97,14 +80,14 @@ struct CanonicalTranscoder: FieldSource {
     mutating func boolean(_ key: StaticString) throws(FieldError) -> Bool {
         let b = try source.boolean(key)
         self.key(key)
-        out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        out.append(contentsOf: (b ? "true" : "false").utf8)
         return b
     }
 
     mutating func optionalBoolean(_ key: StaticString) throws(FieldError) -> Bool? {
         guard let b = try source.optionalBoolean(key) else { return nil }
         self.key(key)
-        out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        out.append(contentsOf: (b ? "true" : "false").utf8)
         return b
     }
 
