@@ -64,8 +64,14 @@ public final class Store: @unchecked Sendable {
         public var rewroteScanList: Bool
     }
 
-    /// How many events a rebuild applies between releases of the mapped pages.
-    private static let releaseInterval: UInt64 = 65_536
+    /// Releases the pages `txn` read (`Transaction.releaseReadPages`) whenever the `count` events applied so
+    /// far, the last `batch` of them just now, pass a multiple of 65,536. A rebuild or a replay reads the
+    /// models and the log at random (a report reads its scan's row and event), and the kernel maps the pages
+    /// around each page read, so much of the store would stay mapped in.
+    private static func releaseReadPages(_ txn: Transaction, every count: UInt64, batch: Int) {
+        let interval: UInt64 = 65_536
+        if count / interval != (count - UInt64(batch)) / interval { txn.releaseReadPages() }
+    }
 
     /// The stored scan list is not the one the log gives (see `rebuild`).
     private struct StaleScanList: Error {}
@@ -75,7 +81,7 @@ public final class Store: @unchecked Sendable {
     private func rebuild(keepingScanList: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
-            let kept = keepingScanList ? Models.reconciledTables : []
+            let kept = keepingScanList ? Models.scanListTables : []
             let codes = try tables.count(.codes)
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
@@ -113,11 +119,7 @@ public final class Store: @unchecked Sendable {
                     }
                 }
                 progress(count)
-                // The events read the models and the log at random (a report reads its scan's row and
-                // event), which would leave much of the store mapped in.
-                if count / Store.releaseInterval != (count - UInt64(batch.count)) / Store.releaseInterval {
-                    txn.releaseReadPages()
-                }
+                Store.releaseReadPages(txn, every: count, batch: batch.count)
             }
             if let storedScanList, try storedScanList.next()?.take() != models.scanListDigest { throw StaleScanList() }
             try models.flush()
@@ -149,6 +151,7 @@ public final class Store: @unchecked Sendable {
         }
         defer { events.cancel() }
         var last: (seq: UInt64, at: Timestamp)?
+        var count: UInt64 = 0
         while let batch = try events.next() {
             while let item = batch.take() {
                 switch consume item {
@@ -160,6 +163,8 @@ public final class Store: @unchecked Sendable {
                     last = (logged.seq, logged.event.at)
                 }
             }
+            count += UInt64(batch.count)
+            Store.releaseReadPages(reader.transaction, every: count, batch: batch.count)
         }
         return (models, last)
     }

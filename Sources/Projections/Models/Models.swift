@@ -34,7 +34,7 @@ public final class Models: RuleState {
     private enum Mode {
         /// The store's models, kept event by event: every table written.
         case kept
-        /// The store's models recomputed from the log, but for the scan list (`reconciledTables`), which is
+        /// The store's models recomputed from the log, but for the scan list (`scanListTables`), which is
         /// left as stored and only summed (`scanListDigest`) for the rebuild to check; every other table
         /// starts empty.
         case rebuilding
@@ -44,7 +44,7 @@ public final class Models: RuleState {
 
     /// The tables a rebuild checks instead of emptying: the scan list and its indexes, nearly all of the
     /// models' pages.
-    public static let reconciledTables: [ModelTable] = [.scans, .scanIds, .scansByActor]
+    public static let scanListTables: [ModelTable] = [.scans, .scanIds, .scansByActor]
 
     /// The store's models over `tables`, kept event by event.
     public convenience init(tables: ModelTables, log: LogReader) {
@@ -59,7 +59,7 @@ public final class Models: RuleState {
     }
 
     /// Models that recompute the store's own from the log read by `log`: `tables` holds the stored scan list
-    /// and its indexes (`reconciledTables`), which are read only where an event needs them and are summed
+    /// and its indexes (`scanListTables`), which are read only where an event needs them and are summed
     /// as the log gives them (`scanListDigest`), and every other table empty. When the sum differs from the
     /// stored list's, the stored list is stale and the rebuild must start over with every table emptied.
     /// `codes` is about how many distinct codes the log has (the stored table's count), so that holding

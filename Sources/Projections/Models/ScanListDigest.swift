@@ -1,6 +1,6 @@
 import Domain
 
-/// An order-free digest of the scan list and its two indexes (`Models.reconciledTables`): per table, the
+/// An order-free digest of the scan list and its two indexes (`Models.scanListTables`): per table, the
 /// wrapping sum of a keyed hash of each entry. A rebuild adds up the entries it recomputes as it goes, and
 /// sums the stored tables in one pass on its other thread (`init(of:)`); equal digests mean the stored list
 /// is the recomputed one, so the rebuild neither reads nor writes the list entry by entry.
