@@ -15,6 +15,9 @@ struct JSONFieldSource: FieldSource {
         /// member beyond these is a key the type does not have.
         var found = 0
         var asked: [StaticString] = []
+        /// Where to look for the next key first: after the last one found, since lines usually list keys in
+        /// the order they are read (sorted, as the canonical form and `export` write them).
+        var next = 0
     }
 
     private var frames: [Frame]
@@ -33,9 +36,15 @@ struct JSONFieldSource: FieldSource {
     }
 
     private mutating func value(_ key: StaticString) throws(FieldError) -> JSONValue? {
-        frames[frames.count - 1].asked.append(key)
-        guard let member = frames[frames.count - 1].object.members.first(where: { matches($0.key, key) }) else { return nil }
-        frames[frames.count - 1].found += 1
+        let top = frames.count - 1
+        frames[top].asked.append(key)
+        let members = frames[top].object.members
+        let start = frames[top].next < members.count ? frames[top].next : 0
+        guard let index = members[start...].firstIndex(where: { matches($0.key, key) })
+                ?? members[..<start].firstIndex(where: { matches($0.key, key) }) else { return nil }
+        let member = members[index]
+        frames[top].next = index + 1
+        frames[top].found += 1
         if case .null = member.value {
             throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
         }
@@ -177,8 +186,9 @@ struct JSONFieldSource: FieldSource {
 /// Whether a JSON key is exactly the field name `key`, byte for byte, without making a `String` of it.
 @inline(__always)
 func matches(_ text: String, _ key: StaticString) -> Bool {
-    text.utf8.count == key.utf8CodeUnitCount
-        && text.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    guard text.utf8.count == key.utf8CodeUnitCount else { return false }
+    return text.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, key.utf8Start, $0.count) == 0 }
+        ?? text.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
 }
 
 /// `data.address` from `data` and `address`.
