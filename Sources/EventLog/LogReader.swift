@@ -66,8 +66,8 @@ public struct LogReader {
         try forEachRecord(from: from, through: to) { seq, bytes in try body(try decode(bytes, seq: seq)) }
     }
 
-    /// How many records a long read passes before it lets go of the mapped pages behind it (`MappedSpan`):
-    /// about 25 MB of log.
+    /// How many records a long read passes before it lets go of the mapped pages it read
+    /// (`Transaction.releaseReadPages`): about 25 MB of log.
     static let releaseInterval = 65_536
 
     /// Calls `body` with every stored record from `from` through `to` without decoding it.
@@ -77,13 +77,11 @@ public struct LogReader {
         let cursor = try transaction.cursor(log.events)
         var entry = try from.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
         var read = 0
-        var passed = MappedSpan()
         while let (key, value) = entry {
             guard let seq = UInt64(bigEndianBytes: key) else { throw StoreError("the log holds a damaged key") }
             guard seq <= to, try body(seq, value) else { return }
-            passed.include(value)
             read += 1
-            if read % LogReader.releaseInterval == 0 { passed.release() }
+            if read % LogReader.releaseInterval == 0 { transaction.releaseReadPages() }
             entry = try cursor.next()
         }
     }

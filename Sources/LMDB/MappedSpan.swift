@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The span of the memory map that a long scan has read since it last let go of it.
+/// The span of the memory map that a transaction has read since it last let go of it
+/// (`Transaction.releaseReadPages`).
 ///
 /// LMDB reads by mapping the store, so every page a scan passes counts in the process's resident set: reading
 /// a million events would show the whole log as the process's memory. `release()` drops the pages of the
@@ -13,14 +14,14 @@ import Darwin
 ///
 /// The corresponding C function is `madvise(MADV_DONTNEED)` (LMDB does not tell where its map begins, so
 /// the span is made from the values read).
-public struct MappedSpan {
+struct MappedSpan {
     private var low = UInt.max
     private var high: UInt = 0
 
-    public init() {}
+    init() {}
 
     /// Adds the pages under `bytes` (a value read from the map) to the span.
-    public mutating func include(_ bytes: UnsafeRawBufferPointer) {
+    mutating func include(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         let start = UInt(bitPattern: base)
         low = min(low, start)
@@ -28,7 +29,7 @@ public struct MappedSpan {
     }
 
     /// Drops the span's whole pages from the resident set and starts a new span.
-    public mutating func release() {
+    mutating func release() {
         defer { self = MappedSpan() }
         let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
         let first = (low + page - 1) / page * page

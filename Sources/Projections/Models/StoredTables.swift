@@ -16,22 +16,18 @@ public final class StoredTables: ModelTables {
         try ModelTable.allCases.map { try environment.openDatabase($0.name, flags: create ? [.create] : []) }
     }
 
-    /// Per table, the mapped pages read since they were last released and how many reads that was: a
-    /// search or a rebuild reads a million scan rows, which would otherwise all count as the process's
-    /// memory (see `MappedSpan`). Only the tables read front to back are released: the others are read at
-    /// random, so their pages would only be mapped again, and they are small enough to stay.
-    private var passed = [MappedSpan](repeating: MappedSpan(), count: ModelTable.allCases.count)
-    private var reads = [Int](repeating: 0, count: ModelTable.allCases.count)
+    /// How many rows of the tables read front to back (the scan list and its per-actor index) were read:
+    /// a search reads a million scan rows, which would otherwise all count as the process's memory, so the
+    /// pages read are released every so many (`Transaction.releaseReadPages`). Reads of the other tables,
+    /// which are read at random, do not count towards it.
+    private var frontToBackReads = 0
     private static let releaseInterval = 16_384
-    private static let releasedTables: Set<ModelTable> = [.scans, .scansByActor]
 
     public func withValue<R>(_ table: ModelTable, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
         let value = try transaction.get(databases[table.rawValue], key)
-        if let value, StoredTables.releasedTables.contains(table) {
-            let t = table.rawValue
-            passed[t].include(value)
-            reads[t] += 1
-            if reads[t] % StoredTables.releaseInterval == 0 { passed[t].release() }
+        if value != nil && (table == .scans || table == .scansByActor) {
+            frontToBackReads += 1
+            if frontToBackReads % StoredTables.releaseInterval == 0 { transaction.releaseReadPages() }
         }
         return try body(value)
     }
@@ -74,13 +70,11 @@ public final class StoredTables: ModelTables {
     func forEachEntry(_ table: ModelTable, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
         let cursor = try transaction.cursor(databases[table.rawValue])
         var entry = try cursor.first()
-        var passed = MappedSpan()
         var count = 0
         while let (key, value) = entry {
             try body(key, value)
-            passed.include(value)
             count += 1
-            if count % StoredTables.releaseInterval == 0 { passed.release() }
+            if count % StoredTables.releaseInterval == 0 { transaction.releaseReadPages() }
             entry = try cursor.next()
         }
     }
