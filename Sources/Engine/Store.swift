@@ -45,13 +45,15 @@ public final class Store: @unchecked Sendable {
     ///
     /// The scan list and its indexes, nearly all of the models' pages, are not written again when they are
     /// what the log gives: the rebuild sums the list as it recomputes it and checks the sum against the
-    /// stored list's (`ScanListDigest`). When they differ (a damaged list, or one a previous version wrote),
-    /// the rebuild starts over with every table emptied and written again.
+    /// stored list's (`ScanListDigest`). When they differ (a damaged list, or one a previous version wrote), or
+    /// the stored list can not be read, the rebuild starts over with every table emptied and written again.
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
         do {
             return RebuildSummary(events: try rebuild(keepingScanList: true, progress: progress), rewroteScanList: false)
-        } catch is StaleScanList {
+        } catch {
+            // A stale list, or one too damaged to read. An error that has nothing to do with the list comes
+            // back from the second attempt.
             return RebuildSummary(events: try rebuild(keepingScanList: false, progress: progress), rewroteScanList: true)
         }
     }

@@ -43,6 +43,17 @@ final class RebuildTests: XCTestCase {
         return try XCTUnwrap(found)
     }
 
+    /// The key of the first row whose scan was reported.
+    private func reportedRow(_ tables: StoredTables) throws -> [UInt8] {
+        var reported: [UInt8]?
+        try tables.forEach(.scans, prefix: []) { key, value in
+            guard value[16] & 2 != 0 else { return true }  // the flags byte: reported
+            reported = key
+            return false
+        }
+        return try XCTUnwrap(reported)
+    }
+
     func testRebuildKeepsAScanListThatIsWhatTheLogGives() throws {
         let store = temporaryPath()
         try importOK(demoEvents, into: store)
@@ -81,14 +92,10 @@ final class RebuildTests: XCTestCase {
                 try t.put(.scansByActor, k2, v1)
             }),
             ("another scan's row in place of a reported one", { t in
-                var reported: [UInt8]?
-                try t.forEach(.scans, prefix: []) { key, value in
-                    guard value[16] & 2 != 0 else { return true }  // the flags byte: reported
-                    reported = key
-                    return false
-                }
-                try t.put(.scans, try XCTUnwrap(reported), try self.firstEntry(t, .scans).1)
+                try t.put(.scans, try self.reportedRow(t), try self.firstEntry(t, .scans).1)
             }),
+            // The rebuild reads this row for its report, and the other thread can not read it either.
+            ("a reported row too short to read", { t in try t.put(.scans, try self.reportedRow(t), [1, 2, 3]) }),
         ]
         for (what, change) in damages {
             let store = try copyStore(original)
