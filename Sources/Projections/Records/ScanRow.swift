@@ -79,23 +79,34 @@ public struct ScanRow: Sendable, Equatable {
         var searchText: [UInt8] = []
         searchText.reserveCapacity(384)
         var lengths = BinaryFieldSink()
-        func add(_ field: UnsafeRawBufferPointer?) {
-            let start = searchText.count
-            if let field { CaseFolding.appendLowercased(utf8: field, to: &searchText) }
-            lengths.varint(UInt64(searchText.count - start))
-            searchText.append(0)
+        // The fields in `searchFieldCount`'s order (one call each: a list of them would be an allocation).
+        appendSearchField(text.scanId, to: &searchText, lengths: &lengths)
+        appendSearchField(text.code, to: &searchText, lengths: &lengths)
+        appendSearchField(text.productName, to: &searchText, lengths: &lengths)
+        appendSearchField(text.brand, to: &searchText, lengths: &lengths)
+        appendSearchField(text.category, to: &searchText, lengths: &lengths)
+        appendSearchField(text.location, to: &searchText, lengths: &lengths)
+        appendSearchField(text.batchId, to: &searchText, lengths: &lengths)
+        appendSearchField(text.notes, to: &searchText, lengths: &lengths)
+        var actor = actor
+        actor.withUTF8 { appendSearchField(UnsafeRawBufferPointer($0), to: &searchText, lengths: &lengths) }
+        if var message = report?.message {
+            message.withUTF8 { appendSearchField(UnsafeRawBufferPointer($0), to: &searchText, lengths: &lengths) }
+        } else {
+            appendSearchField(nil, to: &searchText, lengths: &lengths)
         }
-        func add(_ field: String?) {
-            guard var field else { return add(nil as UnsafeRawBufferPointer?) }
-            field.withUTF8 { add(UnsafeRawBufferPointer($0)) }
-        }
-        // The fields in `searchFieldCount`'s order.
-        add(text.scanId); add(text.code); add(text.productName); add(text.brand); add(text.category)
-        add(text.location); add(text.batchId); add(text.notes); add(actor); add(report?.message)
         s.varint(UInt64(searchText.count))
         s.bytes.append(contentsOf: searchText)
         s.bytes.append(contentsOf: lengths.bytes)
         return s.bytes
+    }
+
+    /// Appends a search field, lower-cased, and its 0 byte to `text`, and its length to `lengths`.
+    private static func appendSearchField(_ field: UnsafeRawBufferPointer?, to text: inout [UInt8], lengths: inout BinaryFieldSink) {
+        let start = text.count
+        if let field { CaseFolding.appendLowercased(utf8: field, to: &text) }
+        lengths.varint(UInt64(text.count - start))
+        text.append(0)
     }
 
     /// Appends what follows the header: `seenBefore` and the report.
