@@ -2,7 +2,7 @@ import Domain
 
 /// An order-free digest of the scan list and its two indexes (`Models.scanListTables`): per table, the
 /// wrapping sum of a keyed hash of each entry. A rebuild adds up the entries it recomputes as it goes, and
-/// sums the stored tables in one pass on its other thread (`init(of:)`); equal digests mean the stored list
+/// sums the stored tables in one pass on another thread (`init(of:)`); equal digests mean the stored list
 /// is the recomputed one, so the rebuild neither reads nor writes the list entry by entry.
 ///
 /// An entry's hash is made of the hashes of its parts (`EntryHash`): a row's key, header and tail; a
@@ -62,9 +62,11 @@ public struct ScanListDigest: Equatable, Sendable {
 }
 
 /// A fast keyed 64-bit hash of bytes, for `ScanListDigest`: the wyhash construction (each 16 bytes folded
-/// in by a 128-bit multiply with secret constants), under a seed drawn at random for each process, so stored
-/// tables that differ from the recomputed ones agree with them neither by chance nor by design. Swift's
-/// `Hasher` (SipHash) does the same job at a fifth of the speed, which a million rows notice.
+/// in by a 128-bit multiply with fixed constants), under a seed drawn at random for each process, so stored
+/// tables that differ from the recomputed ones sum to the same digest only by a chance of about 2⁻⁶⁴, and
+/// the seed is not known ahead to anyone shaping damage to fit. It is not a cryptographic MAC; nothing in
+/// the read models is (the hash chain is what proves the log unaltered, and the models are made from it).
+/// Swift's `Hasher` (SipHash) did the same job at a fifth of the speed, which a million rows notice.
 enum EntryHash {
     private static let seed = UInt64.random(in: .min ... .max)
     private static let secret0: UInt64 = 0xa076_1d64_78bd_642f
