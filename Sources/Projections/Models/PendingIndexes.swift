@@ -15,7 +15,7 @@ struct CodeDigest: Hashable, Sendable {
     }
 
     /// The stored key, big-endian, so that the table's order is the order of `(high, low)`.
-    var storedKey: [UInt8] { high.bigEndianBytes + low.bigEndianBytes }
+    var storedKey: [UInt8] { withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) } }
 
     static func < (a: CodeDigest, b: CodeDigest) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }
