@@ -477,12 +477,14 @@ public final class Models: RuleState {
         ScanRow.appendTail(seenBefore: Int(seen), report: nil, to: &tailBuffer)
         try scan.withHeaderAndScanId { header, scanId in
             if mode == .rebuilding {
-                let ordinal = EntryHash.of(place.ordinal)
-                scanListDigest.addRow(key: ordinal, header: scan.headerHash, tail: EntryHash.of(tailBuffer))
-                scanListDigest.addScanId(scan.scanIdHash, ordinal: ordinal)
-                scanListDigest.addActorScan(actor: scan.actorHash, n: EntryHash.of(place.ofActor), ordinal: ordinal)
+                let ordinal = EntryHash.of(place.ordinal), hashes = scan.entryHashes()
+                scanListDigest.addRow(key: ordinal, header: hashes.header, tail: EntryHash.of(tailBuffer))
+                scanListDigest.addScanId(hashes.scanId, ordinal: ordinal)
+                scanListDigest.addActorScan(actor: hashes.actor, n: EntryHash.of(place.ofActor), ordinal: ordinal)
             } else {
-                var row = Array(header)
+                var row: [UInt8] = []
+                row.reserveCapacity(header.count + tailBuffer.count)
+                row.append(contentsOf: header)
                 row.append(contentsOf: tailBuffer)
                 try tables.insert(.scans, Models.ordinalKey(place.ordinal), row)
                 try tables.insert(.scanIds, Array(scanId), place.ordinal.bigEndianBytes)
@@ -490,7 +492,8 @@ public final class Models: RuleState {
             }
         }
         // Held entries cost memory: a long import writes them every so many scans. A rebuild holds every
-        // code (about 25 bytes each), so that it never looks one up in the table it is writing.
+        // code (about 50 bytes each, with the dictionary's spare room), so that it never looks one up in the
+        // table it is writing.
         if mode != .rebuilding && pending.codeCounts.count >= PendingIndexes.limit { try writePendingIndexes() }
     }
 }

@@ -220,35 +220,50 @@ public struct PreparedScan: Sendable {
     private let bytes: [UInt8]
     private let headerCount: Int
     let code: CodeDigest
-    /// The hashes a rebuild sums the scan list with (`ScanListDigest`), made here, on the decoding thread
-    /// of a rebuild. (A scan being appended has them made too: a few tens of nanoseconds.)
-    let headerHash: UInt64
-    let scanIdHash: UInt64
-    let actorHash: UInt64
+    /// For a stored scan, the hashes a rebuild sums the scan list with (`ScanListDigest`), made here on
+    /// the rebuild's decoding thread. A scan being appended (on the import's busiest thread) has none.
+    private let hashes: EntryHashes?
+
+    /// The hashes of the long parts of a scan's entries in the scan list.
+    struct EntryHashes {
+        var header: UInt64
+        var scanId: UInt64
+        var actor: UInt64
+    }
 
     /// A scan decoded from the interchange form (`import`, a command).
     public init(seq: UInt64, at: Timestamp, actor: String, scan: ScanRecorded) {
         let counted = CountedScan(at: at, actor: actor, category: scan.category, isCounterfeit: scan.result == .counterfeit)
-        self = ScanText.with(scan) { PreparedScan(seq: seq, counted: counted, text: $0) }
+        self = ScanText.with(scan) { PreparedScan(seq: seq, counted: counted, text: $0, hashed: false) }
     }
 
     /// A stored scan, read in place (a rebuild).
     public init(seq: UInt64, stored: StoredScan) {
-        self.init(seq: seq, counted: stored.counted, text: stored.text)
+        self.init(seq: seq, counted: stored.counted, text: stored.text, hashed: true)
     }
 
-    private init(seq: UInt64, counted: CountedScan, text: ScanText) {
+    private init(seq: UInt64, counted: CountedScan, text: ScanText, hashed: Bool) {
         self.seq = seq
         self.counted = counted
         var bytes = ScanRow.encodedHeader(seq: seq, at: counted.at, actor: counted.actor, text: text,
                                           counterfeit: counted.isCounterfeit, report: nil)
         headerCount = bytes.count
-        headerHash = EntryHash.of(bytes)
         bytes.append(contentsOf: text.scanId)
         self.bytes = bytes
         code = CodeDigest(utf8: text.code)
-        scanIdHash = EntryHash.of(text.scanId)
-        actorHash = EntryHash.of(Array(counted.actor.utf8))
+        hashes = hashed ? PreparedScan.entryHashes(bytes, headerCount: headerCount, actor: counted.actor) : nil
+    }
+
+    /// The hashes of the scan's entries' long parts (see `hashes`).
+    func entryHashes() -> EntryHashes {
+        hashes ?? PreparedScan.entryHashes(bytes, headerCount: headerCount, actor: counted.actor)
+    }
+
+    private static func entryHashes(_ bytes: [UInt8], headerCount: Int, actor: String) -> EntryHashes {
+        bytes.withUnsafeBytes { b in
+            EntryHashes(header: EntryHash.of(b[..<headerCount]), scanId: EntryHash.of(b[headerCount...]),
+                        actor: EntryHash.of(Array(actor.utf8)))
+        }
     }
 
     /// Calls `body` with the row's header and the scanId's bytes.
