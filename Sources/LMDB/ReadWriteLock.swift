@@ -15,7 +15,9 @@ internal final class ReadWriteLock {
 
     init() {
         lock.initialize(to: pthread_rwlock_t())
-        precondition(pthread_rwlock_init(lock, nil) == 0, "pthread_rwlock_init failed")
+        // The call stays outside `precondition`, which `-Ounchecked` removes with its argument.
+        let code = pthread_rwlock_init(lock, nil)
+        precondition(code == 0, "pthread_rwlock_init failed")
     }
 
     deinit {
@@ -26,7 +28,8 @@ internal final class ReadWriteLock {
     /// Runs `body` while holding the lock shared with other shared holders.
     @inline(__always)
     func withShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        precondition(pthread_rwlock_rdlock(lock) == 0, "pthread_rwlock_rdlock failed")
+        let code = pthread_rwlock_rdlock(lock)
+        precondition(code == 0, "pthread_rwlock_rdlock failed")
         defer { pthread_rwlock_unlock(lock) }
         return try body()
     }
@@ -34,7 +37,8 @@ internal final class ReadWriteLock {
     /// Runs `body` while holding the lock alone.
     @inline(__always)
     func withExclusive<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        precondition(pthread_rwlock_wrlock(lock) == 0, "pthread_rwlock_wrlock failed")
+        let code = pthread_rwlock_wrlock(lock)
+        precondition(code == 0, "pthread_rwlock_wrlock failed")
         defer { pthread_rwlock_unlock(lock) }
         return try body()
     }
