@@ -48,13 +48,14 @@ enum Digits {
         return v
     }
 
+    /// Appends the last `width` decimal digits of `value` (≥ 0), zero-padded. Digit by digit, without a
+    /// scratch array: every timestamp written (six calls each) goes through here.
     static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
-        var digits = [UInt8](repeating: 0x30, count: width)
-        var v = value
-        for i in stride(from: width - 1, through: 0, by: -1) {
-            digits[i] = UInt8(0x30 + v % 10)
-            v /= 10
+        var divisor = 1
+        for _ in 1..<max(width, 1) { divisor &*= 10 }
+        while divisor > 0 {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
+            divisor /= 10
         }
-        out.append(contentsOf: digits)
     }
 }
