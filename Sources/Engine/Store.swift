@@ -22,8 +22,9 @@ public final class Store: @unchecked Sendable {
 
     /// Runs `body` in one write transaction: everything it appends commits together, or nothing does when
     /// it throws. `body` may run more than once (when the store grows), so keep its effects in the store.
-    public func write<R>(_ body: (inout Appender) throws -> R) throws -> R {
-        try log.environment.write { txn in
+    /// With `large` (an import), the write is paged on a companion thread (`Environment.write(large:)`).
+    public func write<R>(large: Bool = false, _ body: (inout Appender) throws -> R) throws -> R {
+        try log.environment.write(large: large) { txn in
             let writer = try LogWriter(log: log, transaction: txn)
             let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
             var appender = Appender(writer: writer, models: models)

@@ -26,7 +26,9 @@ public struct LogWriter {
         let log = reader.log
         let txn = reader.transaction
         try seq.withBigEndianBytes { key in
-            try record.withUnsafeBytes { value in try txn.put(log.events, key, value, flags: [.append]) }
+            // Reserved, not put: the address tells a large write's pager how far the log has grown.
+            let slot = try txn.reserve(log.events, key, count: record.count, flags: [.append])
+            record.withUnsafeBytes { slot.copyMemory(from: $0) }
             try txn.insert(log.ids, Array(event.id.utf8), Array(UnsafeRawBufferPointer(key)))
         }
         head = LogHead(seq: seq, hash: hash, at: event.at)

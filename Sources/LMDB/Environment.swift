@@ -136,8 +136,31 @@ public final class Environment: @unchecked Sendable {
     ///
     /// The corresponding C functions are `mdb_txn_begin`, `mdb_txn_commit`,
     /// `mdb_txn_abort` and, to grow, `mdb_env_set_mapsize`.
-    public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
-        try run(readOnly: false, exclusive: false, body)
+    ///
+    /// With `large`, for a transaction that adds many pages (an import), a companion thread faults the
+    /// pages ahead of the writer in and drops the written pages from the process's resident set
+    /// (`MapPager`); only with `.writeMap`, where the transaction writes to the map itself.
+    public func write<R>(large: Bool = false, _ body: (Transaction) throws -> R) throws -> R {
+        try run(readOnly: false, exclusive: false, paged: large, body)
+    }
+
+    /// A pager for the write transaction just begun, or nil when writes do not go to the map (or the map
+    /// can not be found).
+    ///
+    /// The corresponding C functions are `mdb_env_get_flags`, `mdb_env_get_fd`, `mdb_env_info` and `mdb_env_stat`.
+    private func makePager() -> MapPager? {
+        var flags: UInt32 = 0
+        var fd: Int32 = -1
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        guard mdb_env_get_flags(handle, &flags) == 0, flags & UInt32(MDB_WRITEMAP) != 0,
+              mdb_env_get_fd(handle, &fd) == 0, mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0,
+              // LMDB tells the map's address only for a fixed map (`me_mapaddr`).
+              let map = MapPager.mapping(of: fd, size: info.me_mapsize)
+        else { return nil }
+        let pageSize = Int(stat.ms_psize)
+        // The transaction takes its new pages after the last page in use when it began.
+        return MapPager(map: map, firstNew: (info.me_last_pgno + 1) * pageSize, pageSize: pageSize)
     }
 
     /// How one attempt at a transaction ended.
@@ -152,13 +175,13 @@ public final class Environment: @unchecked Sendable {
     /// Runs attempts until one finishes, resizing the map in between while no
     /// transaction of this process is open. `exclusive` also keeps other
     /// transactions out during the attempt (`mdb_dbi_open` needs that).
-    private func run<R>(readOnly: Bool, exclusive: Bool, _ body: (Transaction) throws -> R) throws -> R {
+    private func run<R>(readOnly: Bool, exclusive: Bool, paged: Bool = false, _ body: (Transaction) throws -> R) throws -> R {
         while true {
             let outcome: Attempt<R>
             if exclusive {
-                outcome = try resizeLock.withExclusive { () throws -> Attempt<R> in try attempt(readOnly: readOnly, body) }
+                outcome = try resizeLock.withExclusive { () throws -> Attempt<R> in try attempt(readOnly: readOnly, paged: paged, body) }
             } else {
-                outcome = try resizeLock.withShared { () throws -> Attempt<R> in try attempt(readOnly: readOnly, body) }
+                outcome = try resizeLock.withShared { () throws -> Attempt<R> in try attempt(readOnly: readOnly, paged: paged, body) }
             }
             switch outcome {
             case .finished(let result):
@@ -179,12 +202,15 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws.
-    private func attempt<R>(readOnly: Bool, _ body: (Transaction) throws -> R) throws -> Attempt<R> {
+    private func attempt<R>(readOnly: Bool, paged: Bool, _ body: (Transaction) throws -> R) throws -> Attempt<R> {
         var begun: OpaquePointer?
         let code = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &begun)
         if code == MDB_MAP_RESIZED { return .adoptMapSize }
         try check(code)
-        let transaction = Transaction(environment: self, handle: begun!, isReadOnly: readOnly)
+        // The pager works on the map, so it stops before this attempt ends and the map may move.
+        let pager = paged && !readOnly ? makePager() : nil
+        defer { pager?.stop() }
+        let transaction = Transaction(environment: self, handle: begun!, isReadOnly: readOnly, pager: pager)
         let result: R
         do {
             result = try body(transaction)
@@ -198,6 +224,7 @@ public final class Environment: @unchecked Sendable {
             transaction.abort()
             return .grow(from: mapSize)
         }
+        pager?.committing()
         do {
             try transaction.commit()
         } catch {

@@ -31,10 +31,19 @@ public final class Transaction {
     @exclusivity(unchecked)
     private var read = MappedSpan()
 
-    init(environment: Environment, handle: OpaquePointer, isReadOnly: Bool) {
+    /// The pager of a large write (`Environment.write(large:)`), told how far into the map this
+    /// transaction has written.
+    private let pager: MapPager?
+
+    /// The highest address of the map this transaction has told `pager` it wrote to.
+    @exclusivity(unchecked)
+    private var reportedWrite: UInt = 0
+
+    init(environment: Environment, handle: OpaquePointer, isReadOnly: Bool, pager: MapPager? = nil) {
         self.environment = environment
         self.handle = handle
         self.isReadOnly = isReadOnly
+        self.pager = pager
     }
 
     /// The LMDB transaction, or `LMDBError.badTransaction` once it has ended.
@@ -173,7 +182,17 @@ public final class Transaction {
         var key = MDB_val(key)
         var value = MDB_val(mv_size: count, mv_data: nil)
         try checkWrite(mdb_put(try live, db.dbi, &key, &value, flags.rawValue | UInt32(MDB_RESERVE)))
-        return UnsafeMutableRawBufferPointer(start: value.mv_data, count: value.mv_size)
+        let reserved = UnsafeMutableRawBufferPointer(start: value.mv_data, count: value.mv_size)
+        if let pager { noteWritten(reserved, to: pager) }
+        return reserved
+    }
+
+    /// Tells `pager` how far into the map the transaction writes, every 64 KiB of progress.
+    private func noteWritten(_ value: UnsafeMutableRawBufferPointer, to pager: MapPager) {
+        let end = UInt(bitPattern: value.baseAddress) + UInt(value.count)
+        guard end > reportedWrite &+ 65_536 else { return }
+        reportedWrite = end
+        pager.advance(to: end)
     }
 
     /// Deletes `key` (in a `dupSort` database, only the pair with `value` when given).

@@ -1,0 +1,118 @@
+import Foundation
+import LMDB
+import Testing
+
+/// `Environment.write(large:)`: a companion thread faults pages in ahead of the writer and drops written
+/// pages from the resident set (`MapPager`). Dropping a written page must lose nothing.
+///
+/// One test at a time: one of them measures the process's resident set.
+@Suite(.serialized)
+struct LargeWriteTests {
+    /// The value stored under `i`: 3,000 bytes that differ from one key to the next.
+    private func value(_ i: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: 3_000)
+        withUnsafeBytes(of: UInt64(i).bigEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+        return bytes
+    }
+
+    private func key(_ i: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(i).bigEndian) { Array($0) } }
+
+    /// The key of the small entry that every tenth value has in `scattered`: out of order.
+    private func scatteredKey(_ i: Int) -> [UInt8] { key(i &* 2_654_435_761 % 1_000_003) }
+
+    /// Writes `count` values in key order through `reserve` (as the log appends), and for every tenth one a
+    /// small entry in `scattered` under a key out of order (as the id index takes ids).
+    private func fill(_ txn: Transaction, _ log: Database, _ scattered: Database, count: Int) throws {
+        for i in 0..<count {
+            let slot = try key(i).withUnsafeBytes { k throws in try txn.reserve(log, k, count: 3_000, flags: .append) }
+            value(i).withUnsafeBytes { slot.copyMemory(from: $0) }
+            if i % 10 == 0 { try txn.put(scattered, scatteredKey(i), key(i)) }
+        }
+    }
+
+    private func expectFilled(_ environment: Environment, _ log: Database, _ scattered: Database, count: Int) throws {
+        try environment.read { txn throws in
+            #expect(try txn.count(log) == count)
+            #expect(try txn.count(scattered) == (count + 9) / 10)
+            var wrong: [Int] = []
+            for i in 0..<count {
+                if try txn.get(log, key(i))?.bytes != value(i) { wrong.append(i) }
+                if i % 10 == 0, try txn.get(scattered, scatteredKey(i))?.bytes != key(i) { wrong.append(i) }
+            }
+            #expect(wrong.isEmpty, "keys read back wrong: \(wrong.prefix(10))")
+        }
+    }
+
+    @Test func keepsEveryByteItWrote() throws {
+        try withTemporaryEnvironment(mapSize: 256 << 20, flags: .writeMap) { environment, directory in
+            let log = try environment.openDatabase("log", flags: .create)
+            let scattered = try environment.openDatabase("scattered", flags: .create)
+            // 24,000 values of 3 KB: about 70 MB, past several of the pager's drops.
+            try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: 24_000) }
+            try expectFilled(environment, log, scattered, count: 24_000)
+            // And on disk, as another opening of the store sees it.
+            let reopened = try Environment(path: directory.path, mapSize: 256 << 20, flags: .writeMap)
+            try expectFilled(reopened, try reopened.openDatabase("log"), try reopened.openDatabase("scattered"), count: 24_000)
+        }
+    }
+
+    @Test func aWriteThatThrowsLeavesNothing() throws {
+        struct Refused: Error {}
+        try withTemporaryEnvironment(mapSize: 256 << 20, flags: .writeMap) { environment, _ in
+            let log = try environment.openDatabase("log", flags: .create)
+            let scattered = try environment.openDatabase("scattered", flags: .create)
+            #expect(throws: Refused.self) {
+                try environment.write(large: true) { txn throws in
+                    try fill(txn, log, scattered, count: 15_000)
+                    throw Refused()
+                }
+            }
+            try environment.read { txn throws in
+                #expect(try txn.count(log) == 0)
+                #expect(try txn.count(scattered) == 0)
+            }
+            // The pages the refused write used are taken again by the next one.
+            try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: 2_000) }
+            try expectFilled(environment, log, scattered, count: 2_000)
+        }
+    }
+
+    @Test func growsTheMapOnTheWay() throws {
+        try withTemporaryEnvironment(mapSize: 1 << 20, flags: .writeMap) { environment, _ in
+            let log = try environment.openDatabase("log", flags: .create)
+            let scattered = try environment.openDatabase("scattered", flags: .create)
+            try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: 10_000) }
+            #expect(environment.mapSize >= 30 << 20)
+            try expectFilled(environment, log, scattered, count: 10_000)
+        }
+    }
+
+    #if os(Linux)
+    /// The pages of the map this process has mapped in, in MB (`RssFile` of `/proc/self/status`).
+    private func mappedFileMB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("RssFile:") }!
+        return Int(line.split(separator: " ")[1])! / 1024
+    }
+
+    @Test func keepsWrittenPagesOutOfTheResidentSet() throws {
+        try withTemporaryEnvironment(mapSize: 256 << 20, flags: .writeMap) { environment, _ in
+            let log = try environment.openDatabase("log", flags: .create)
+            let scattered = try environment.openDatabase("scattered", flags: .create)
+            let before = try mappedFileMB()
+            var during = 0
+            try environment.write(large: true) { txn throws in
+                try fill(txn, log, scattered, count: 24_000)
+                // Quiet for a moment, the writer has its pages dropped (as at the end of an import).
+                Thread.sleep(forTimeInterval: 0.1)
+                during = try mappedFileMB()
+            }
+            // About 70 MB written; a few megabytes of it may be mapped again by now.
+            #expect(during - before < 40, "\(during - before) MB of the write still mapped")
+            let after = try mappedFileMB()
+            #expect(after - before < 40, "\(after - before) MB of the write still mapped after the commit")
+            try expectFilled(environment, log, scattered, count: 24_000)
+        }
+    }
+    #endif
+}
