@@ -14,7 +14,19 @@ struct JSONFieldSource: FieldSource {
         /// How many of the object's keys have been asked for and found; when the payload is read, any
         /// member beyond these is a key the type does not have.
         var found = 0
-        var asked: [StaticString] = []
+        /// Which members were found, by index: a bit each for the first 64 (more than any payload has),
+        /// a list beyond, which only an object with unknown keys needs. No list per object read.
+        var matched: UInt64 = 0
+        var matchedBeyond: [Int] = []
+
+        mutating func match(_ index: Int) {
+            if index < 64 { matched |= 1 << UInt64(index) } else { matchedBeyond.append(index) }
+            found += 1
+        }
+
+        func isMatched(_ index: Int) -> Bool {
+            index < 64 ? matched & (1 << UInt64(index)) != 0 : matchedBeyond.contains(index)
+        }
         /// Where to look for the next key first: after the last one found, since lines usually list keys in
         /// the order they are read (sorted, as the canonical form and `export` write them).
         var next = 0
@@ -30,21 +42,20 @@ struct JSONFieldSource: FieldSource {
     func finish() throws(FieldError) {
         let frame = frames[frames.count - 1]
         guard frame.found < frame.object.members.count else { return }
-        for member in frame.object.members where !frame.asked.contains(where: { matches(member.key, $0) }) {
+        for (index, member) in frame.object.members.enumerated() where !frame.isMatched(index) {
             throw FieldError(path: join(frame.path, member.key), rule: "unknown key")
         }
     }
 
     private mutating func value(_ key: StaticString) throws(FieldError) -> JSONValue? {
         let top = frames.count - 1
-        frames[top].asked.append(key)
         let members = frames[top].object.members
         let start = frames[top].next < members.count ? frames[top].next : 0
         guard let index = members[start...].firstIndex(where: { matches($0.key, key) })
                 ?? members[..<start].firstIndex(where: { matches($0.key, key) }) else { return nil }
         let member = members[index]
         frames[top].next = index + 1
-        frames[top].found += 1
+        frames[top].match(index)
         if case .null = member.value {
             throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
         }

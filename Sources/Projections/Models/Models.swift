@@ -270,7 +270,10 @@ public final class Models: RuleState {
 
     // MARK: RuleState
 
-    public func accountFacts(_ username: String) throws -> AccountFacts? { try account(username)?.facts }
+    public func accountFacts(_ username: String) throws -> AccountFacts? {
+        if let facts = accountCache.read(username, { $0.facts }) { return facts }
+        return try account(username)?.facts
+    }
 
     public func emailOwner(_ email: String) throws -> String? {
         try tables.withValue(.emails, Models.digestKey(CaseFolding.lowercased(email), bytes: 32)) { bytes in
