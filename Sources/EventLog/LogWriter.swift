@@ -1,11 +1,19 @@
 import Domain
 import LMDB
+import StrictJSON
 
 /// Appends to the log inside one write transaction: assigns `seq` (gap-free, since LMDB runs one write
 /// transaction at a time across processes), chains the hash, and indexes the id.
 public struct LogWriter {
     public let reader: LogReader
     public private(set) var head: LogHead
+    private let scratch = Scratch()
+
+    /// Buffers reused from one appended event to the next: an import appends a million.
+    private final class Scratch {
+        var canonical = CanonicalJSONWriter()
+        var record: [UInt8] = []
+    }
 
     public init(log: EventLog, transaction: Transaction) throws {
         reader = LogReader(log: log, transaction: transaction)
@@ -15,21 +23,25 @@ public struct LogWriter {
     /// The chain value `event` would have if it were appended next; `data` is its payload's canonical
     /// JSON when already made.
     public func nextHash(_ event: Event, data: [UInt8]? = nil) -> [UInt8] {
-        HashChain.next(after: head.hash, canonical: EventJSON.canonical(event, seq: head.seq + 1, data: data))
+        scratch.canonical.reset()
+        EventJSON.appendCanonical(event, seq: head.seq + 1, data: data, to: &scratch.canonical)
+        return HashChain.next(after: head.hash, canonical: scratch.canonical.bytes)
     }
 
     /// Appends `event` at the next seq, with its chain value `hash` (`nextHash`), and returns it logged.
     /// The caller has checked it against the rules and made sure its id is new.
     public mutating func append(_ event: Event, hash: [UInt8]) throws -> LoggedEvent {
         let seq = head.seq + 1
-        let record = StoredEvent.encode(event, hash: hash)
+        StoredEvent.encode(event, hash: hash, into: &scratch.record)
+        let record = scratch.record
         let log = reader.log
         let txn = reader.transaction
         try seq.withBigEndianBytes { key in
             // Reserved, not put: the address tells a large write's pager how far the log has grown.
             let slot = try txn.reserve(log.events, key, count: record.count, flags: [.append])
             record.withUnsafeBytes { slot.copyMemory(from: $0) }
-            try txn.insert(log.ids, Array(event.id.utf8), Array(UnsafeRawBufferPointer(key)))
+            var id = event.id
+            try id.withUTF8 { id in try txn.insert(log.ids, UnsafeRawBufferPointer(id), UnsafeRawBufferPointer(key)) }
         }
         head = LogHead(seq: seq, hash: hash, at: event.at)
         return LoggedEvent(seq: seq, event: event, hash: hash)

@@ -155,6 +155,17 @@ public final class Transaction {
     ///
     /// The corresponding C function is `mdb_put` with `MDB_APPEND`, then with `MDB_NOOVERWRITE`.
     public func insert(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws(LMDBError) {
+        try key.withUnsafeBufferPointer { (key) throws(LMDBError) in
+            try value.withUnsafeBufferPointer { (value) throws(LMDBError) in
+                try insert(db, UnsafeRawBufferPointer(key), UnsafeRawBufferPointer(value))
+            }
+        }
+    }
+
+    /// `insert(_:_:_:)` of bytes the caller holds.
+    ///
+    /// The corresponding C function is `mdb_put` with `MDB_APPEND`, then with `MDB_NOOVERWRITE`.
+    public func insert(_ db: Database, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(LMDBError) {
         if try !appendIfLast(db, key, value) { try put(db, key, value, flags: [.noOverwrite]) }
     }
 
@@ -163,6 +174,17 @@ public final class Transaction {
     ///
     /// The corresponding C function is `mdb_put` with `MDB_APPEND`.
     public func appendIfLast(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws(LMDBError) -> Bool {
+        try key.withUnsafeBufferPointer { (key) throws(LMDBError) in
+            try value.withUnsafeBufferPointer { (value) throws(LMDBError) in
+                try appendIfLast(db, UnsafeRawBufferPointer(key), UnsafeRawBufferPointer(value))
+            }
+        }
+    }
+
+    /// `appendIfLast(_:_:_:)` of bytes the caller holds.
+    ///
+    /// The corresponding C function is `mdb_put` with `MDB_APPEND`.
+    public func appendIfLast(_ db: Database, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(LMDBError) -> Bool {
         do {
             try put(db, key, value, flags: [.append])
             return true

@@ -71,6 +71,16 @@ public struct CanonicalJSONWriter: Sendable {
         needsComma = true
     }
 
+    /// A string value whose text `body` appends as UTF-8, known to need no escaping (no control
+    /// characters, `"` or `\\`), such as a timestamp: written without a `String` made of it.
+    public mutating func plainString(_ body: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        body(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// A value that is already canonical JSON (an object written earlier), copied as it is.
     public mutating func canonicalValue(_ value: [UInt8]) {
         separate()

@@ -3,7 +3,8 @@ import StrictJSON
 /// The interchange form of events (events.md §1): strict decoding of incoming lines, and the canonical
 /// out form that the hash chain, `export` and `log tail --json` share.
 public enum EventJSON {
-    private static let topLevelKeys: Set<String> = ["type", "at", "actor", "data", "id", "seq", "hash"]
+    /// The keys an event line may have.
+    private static let topLevelKeys: [StaticString] = ["type", "at", "actor", "data", "id", "seq", "hash"]
 
     /// Decodes one incoming event from a parsed JSON line, applying every field rule of events.md
     /// (the rules that need history are `Rules`' job).
@@ -11,14 +12,15 @@ public enum EventJSON {
         guard case .object(let object) = value else {
             throw EventError(type: nil, path: "event", rule: "must be a JSON object, got \(kind(value))")
         }
-        func member(_ key: String) throws(EventError) -> JSONValue? {
-            guard let v = object.members.first(where: { sameBytes($0.key, key) })?.value else { return nil }
-            if case .null = v { throw EventError(type: nil, path: key, rule: "must not be null (leave the key out instead)") }
+        func member(_ key: StaticString) throws(EventError) -> JSONValue? {
+            guard let i = object.index(of: key, from: 0) else { return nil }
+            let v = object.members[i].value
+            if case .null = v { throw EventError(type: nil, path: key.description, rule: "must not be null (leave the key out instead)") }
             return v
         }
-        func string(_ key: String, _ type: EventType?) throws(EventError) -> String? {
+        func string(_ key: StaticString, _ type: EventType?) throws(EventError) -> String? {
             guard let v = try member(key) else { return nil }
-            guard case .string(let s) = v else { throw EventError(type: type, path: key, rule: "must be a string, got \(kind(v))") }
+            guard case .string(let s) = v else { throw EventError(type: type, path: key.description, rule: "must be a string, got \(kind(v))") }
             return s
         }
 
@@ -26,7 +28,7 @@ public enum EventJSON {
         guard let type = EventType.choices.first(where: { sameBytes($0.rawValue, typeName) }) else {
             throw EventError(type: nil, path: "type", rule: "must be one of \(listing(EventType.words)), got \(quoted(typeName))")
         }
-        for m in object.members where !topLevelKeys.contains(m.key) {
+        for m in object.members where !topLevelKeys.contains(where: { matches(m.key, $0) }) {
             throw EventError(type: type, path: m.key, rule: "unknown key")
         }
         guard let atText = try string("at", type) else { throw EventError(type: type, path: "at", rule: "is required") }
@@ -82,6 +84,15 @@ public enum EventJSON {
         return sink.writer.bytes
     }
 
+    /// `canonical` without `hash`, appended to `writer` (which an appender reuses from one event to the next).
+    public static func appendCanonical(_ event: Event, seq: UInt64, data: [UInt8]?, to writer: inout CanonicalJSONWriter) {
+        var sink = CanonicalFieldSink(writer: CanonicalJSONWriter(reservingCapacity: 0))
+        // Swapped in and out, so that the buffer has one owner and is written in place.
+        swap(&sink.writer, &writer)
+        writeCanonical(event, seq: seq, hash: nil, data: data, into: &sink)
+        swap(&sink.writer, &writer)
+    }
+
     /// The canonical JSON of a payload: the `data` member of the out form.
     public static func canonicalData(_ payload: Payload) -> [UInt8] {
         var sink = CanonicalFieldSink(writer: CanonicalJSONWriter(reservingCapacity: 384))
@@ -96,7 +107,7 @@ public enum EventJSON {
         sink.writer.beginObject()
         sink.string("actor", event.actor)
         sink.writer.key("at")
-        sink.writer.string(event.at.description)
+        sink.writer.plainString { event.at.appendText(to: &$0) }
         sink.writer.key("data")
         sink.writer.canonicalValue(data ?? canonicalData(event.payload))
         if let hash { sink.string("hash", Hex.encode(hash)) }

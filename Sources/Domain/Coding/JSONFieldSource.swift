@@ -35,7 +35,9 @@ struct JSONFieldSource: FieldSource {
     private var frames: [Frame]
 
     init(object: JSONObject, path: String) {
-        frames = [Frame(object: object, path: path)]
+        frames = []
+        frames.reserveCapacity(3)  // data, and the objects nested in it: one allocation
+        frames.append(Frame(object: object, path: path))
     }
 
     /// Refuses any key of the current object that was not asked for.
@@ -49,17 +51,14 @@ struct JSONFieldSource: FieldSource {
 
     private mutating func value(_ key: StaticString) throws(FieldError) -> JSONValue? {
         let top = frames.count - 1
-        let members = frames[top].object.members
-        let start = frames[top].next < members.count ? frames[top].next : 0
-        guard let index = members[start...].firstIndex(where: { matches($0.key, key) })
-                ?? members[..<start].firstIndex(where: { matches($0.key, key) }) else { return nil }
-        let member = members[index]
+        guard let index = frames[top].object.index(of: key, from: frames[top].next) else { return nil }
         frames[top].next = index + 1
         frames[top].match(index)
-        if case .null = member.value {
+        let value = frames[top].object.members[index].value
+        if case .null = value {
             throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
         }
-        return member.value
+        return value
     }
 
     private func path(_ key: StaticString) -> String { join(frames[frames.count - 1].path, key.description) }
@@ -191,6 +190,19 @@ struct JSONFieldSource: FieldSource {
 
     mutating func has(_ key: StaticString) -> Bool {
         frames[frames.count - 1].object.members.contains { matches($0.key, key) }
+    }
+}
+
+extension JSONObject {
+    /// The index of the member whose key is exactly `key`, looked for from `start` on, then before it; the
+    /// members are compared in place (a copy of a member retains its key and its value).
+    func index(of key: StaticString, from start: Int) -> Int? {
+        members.withUnsafeBufferPointer { m in
+            let start = start < m.count ? start : 0
+            for i in start..<m.count where matches(m[i].key, key) { return i }
+            for i in 0..<start where matches(m[i].key, key) { return i }
+            return nil
+        }
     }
 }
 

@@ -8,8 +8,19 @@ public enum StoredEvent {
     static let format: UInt8 = 1
 
     public static func encode(_ event: Event, hash: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        encode(event, hash: hash, into: &bytes)
+        return bytes
+    }
+
+    /// `encode` into `bytes`, which it empties first (an appender reuses them from one event to the next).
+    public static func encode(_ event: Event, hash: [UInt8], into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
         var sink = BinaryFieldSink()
-        sink.bytes.reserveCapacity(256)
+        // Swapped in and out, so that the buffer has one owner and is written in place.
+        swap(&sink.bytes, &bytes)
+        defer { swap(&sink.bytes, &bytes) }
         sink.bytes.append(format)
         sink.bytes.append(event.type.storedIndex)
         sink.fixed64(UInt64(bitPattern: event.at.microseconds))
@@ -17,7 +28,6 @@ public enum StoredEvent {
         sink.raw(event.id)
         sink.raw(event.actor)
         event.payload.write(to: &sink)
-        return sink.bytes
     }
 
     /// Decodes a stored record; the bytes need live only for the call.
