@@ -144,23 +144,35 @@ public final class Environment: @unchecked Sendable {
         try run(readOnly: false, exclusive: false, paged: large, body)
     }
 
-    /// A pager for the write transaction just begun, or nil when writes do not go to the map (or the map
-    /// can not be found).
+    /// A pager for the write transaction `txn`, just begun, or nil when writes do not go to the map (or the
+    /// map can not be found).
     ///
-    /// The corresponding C functions are `mdb_env_get_flags`, `mdb_env_get_fd`, `mdb_env_info` and `mdb_env_stat`.
-    private func makePager() -> MapPager? {
+    /// The corresponding C functions are `mdb_env_get_flags`, `mdb_env_info`, `mdb_env_stat`, and to find the
+    /// map, `mdb_cursor_open` and `mdb_cursor_get` on the main database.
+    private func makePager(_ txn: OpaquePointer) -> MapPager? {
         var flags: UInt32 = 0
-        var fd: Int32 = -1
         var info = MDB_envinfo()
         var stat = MDB_stat()
         guard mdb_env_get_flags(handle, &flags) == 0, flags & UInt32(MDB_WRITEMAP) != 0,
-              mdb_env_get_fd(handle, &fd) == 0, mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0,
-              // LMDB tells the map's address only for a fixed map (`me_mapaddr`).
-              let map = MapPager.mapping(of: fd, size: info.me_mapsize)
+              mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0,
+              let inMap = Environment.addressInMap(txn),
+              let map = MapPager.mapping(containing: inMap, size: info.me_mapsize)
         else { return nil }
         let pageSize = Int(stat.ms_psize)
         // The transaction takes its new pages after the last page in use when it began.
         return MapPager(map: map, firstNew: (info.me_last_pgno + 1) * pageSize, pageSize: pageSize)
+    }
+
+    /// An address inside the map: that of the first key of the main database (which names the databases),
+    /// or nil when it has none. LMDB tells where its map begins only for a fixed map (`me_mapaddr`).
+    private static func addressInMap(_ txn: OpaquePointer) -> UnsafeRawPointer? {
+        var cursor: OpaquePointer?
+        // The main database's handle is 1 in every environment (`MAIN_DBI`).
+        guard mdb_cursor_open(txn, 1, &cursor) == 0, let cursor else { return nil }
+        defer { mdb_cursor_close(cursor) }
+        var key = MDB_val(), value = MDB_val()
+        guard mdb_cursor_get(cursor, &key, &value, MDB_FIRST) == 0 else { return nil }
+        return UnsafeRawPointer(key.mv_data)
     }
 
     /// How one attempt at a transaction ended.
@@ -208,7 +220,7 @@ public final class Environment: @unchecked Sendable {
         if code == MDB_MAP_RESIZED { return .adoptMapSize }
         try check(code)
         // The pager works on the map, so it stops before this attempt ends and the map may move.
-        let pager = paged && !readOnly ? makePager() : nil
+        let pager = paged && !readOnly ? makePager(begun!) : nil
         defer { pager?.stop() }
         let transaction = Transaction(environment: self, handle: begun!, isReadOnly: readOnly, pager: pager)
         let result: R

@@ -45,6 +45,9 @@ final class MapPager: @unchecked Sendable {
     // Shared with the writer, under `mutex`.
     private var phase = Phase.writing
     private var frontier: UInt
+    /// Whether the pager thread waits for news from the writer (only then is it woken: waking it costs
+    /// the writer a system call).
+    private var waiting = false
 
     // The pager thread's own.
     private var populated: UInt
@@ -84,7 +87,7 @@ final class MapPager: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         if address > frontier {
             frontier = address
-            pthread_cond_signal(condition)
+            if waiting { pthread_cond_signal(condition) }
         }
         pthread_mutex_unlock(mutex)
     }
@@ -127,7 +130,9 @@ final class MapPager: @unchecked Sendable {
                 // The writer has not reported for a while: it is writing something other than the log (the
                 // end of an import writes the indexes it kept in memory), so its pages are not where it
                 // reports; drop them all, every 10 ms, as while it commits.
+                waiting = true
                 wait(microseconds: 10_000)
+                waiting = false
                 if phase == .writing && frontier == reached {
                     pthread_mutex_unlock(mutex)
                     drop(from: mapStart, to: mapEnd)
@@ -175,27 +180,22 @@ final class MapPager: @unchecked Sendable {
 
     private func aligned(_ address: UInt) -> UInt { address / pageSize * pageSize }
 
-    /// Where this process maps the first `size` bytes of the open file `fd` (shared), from
-    /// `/proc/self/maps`; nil when it does not, or off Linux.
-    static func mapping(of fd: Int32, size: Int) -> UnsafeRawBufferPointer? {
+    /// The `size` bytes from the start of the mapping that holds `address`, from `/proc/self/maps`; nil
+    /// when there is none, or off Linux.
+    static func mapping(containing address: UnsafeRawPointer, size: Int) -> UnsafeRawBufferPointer? {
         #if os(Linux)
-        var file = stat()
-        guard fstat(fd, &file) == 0, let maps = fopen("/proc/self/maps", "r") else { return nil }
+        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
         defer { fclose(maps) }
-        // glibc's major() and minor(), which are macros Swift does not see.
-        let dev = UInt64(file.st_dev)
-        let major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF)
-        let minor = (dev & 0xFF) | ((dev >> 12) & ~0xFF)
-        let device = String(major, radix: 16).leftPadded(2) + ":" + String(minor, radix: 16).leftPadded(2)
+        let target = UInt(bitPattern: address)
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), maps) != nil {
-            // start-end perms offset dev inode path
+            // start-end perms offset dev inode path: the map is a shared mapping of the data file.
             let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 5, fields[1].hasSuffix("s"), fields[2] == "00000000" || UInt(fields[2], radix: 16) == 0,
-                  fields[3] == device, UInt(fields[4]) == UInt(file.st_ino) else { continue }
-            let bounds = fields[0].split(separator: "-")
+            let bounds = fields.first?.split(separator: "-") ?? []
             guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16),
-                  end - start >= UInt(size), let base = UnsafeRawPointer(bitPattern: start) else { continue }
+                  start <= target, target < end else { continue }
+            guard fields.count >= 2, fields[1].hasSuffix("s"), end - start >= UInt(size),
+                  let base = UnsafeRawPointer(bitPattern: start) else { return nil }
             return UnsafeRawBufferPointer(start: base, count: size)
         }
         return nil
@@ -216,10 +216,3 @@ final class MapPager: @unchecked Sendable {
         _ = pthread_cond_timedwait(condition, mutex, &deadline)
     }
 }
-
-#if os(Linux)
-private extension String {
-    /// The string with zeros in front up to `width` characters (`/proc/self/maps` writes `fd:00`).
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
-}
-#endif

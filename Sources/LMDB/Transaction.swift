@@ -204,17 +204,14 @@ public final class Transaction {
         var key = MDB_val(key)
         var value = MDB_val(mv_size: count, mv_data: nil)
         try checkWrite(mdb_put(try live, db.dbi, &key, &value, flags.rawValue | UInt32(MDB_RESERVE)))
-        let reserved = UnsafeMutableRawBufferPointer(start: value.mv_data, count: value.mv_size)
-        if let pager { noteWritten(reserved, to: pager) }
-        return reserved
-    }
-
-    /// Tells `pager` how far into the map the transaction writes, every 64 KiB of progress.
-    private func noteWritten(_ value: UnsafeMutableRawBufferPointer, to pager: MapPager) {
-        let end = UInt(bitPattern: value.baseAddress) + UInt(value.count)
-        guard end > reportedWrite &+ 65_536 else { return }
-        reportedWrite = end
-        pager.advance(to: end)
+        // The pager hears how far into the map the transaction writes, every 64 KiB of progress (tested
+        // first: the pager is shared with its thread, and even taking a reference to it costs).
+        let end = UInt(bitPattern: value.mv_data) + UInt(value.mv_size)
+        if end > reportedWrite &+ 65_536, let pager {
+            reportedWrite = end
+            pager.advance(to: end)
+        }
+        return UnsafeMutableRawBufferPointer(start: value.mv_data, count: value.mv_size)
     }
 
     /// Deletes `key` (in a `dupSort` database, only the pair with `value` when given).

@@ -114,6 +114,13 @@ final class LogTests: XCTestCase {
         let r2 = try veritrail(["import", try ndjsonFile([differs, differs2]).path, "--store", store.path])
         XCTAssertEqual(r2.exit, 65, r2.transcript)
         XCTAssertTrue(r2.stderr.contains("line 2"), r2.transcript)
+
+        // Ids out of order, each twice in one file: appended once, then found (in this file's appends).
+        let high = Ev.scan("s-4", by: "ines", at: "2026-11-03T00:00:00Z", id: "zz-9")
+        let low = Ev.scan("s-5", by: "ines", at: "2026-11-03T00:00:00Z", id: "aa-1")
+        let mixed = try importOK(try ndjsonFile([high, low, high, low]), into: store)
+        XCTAssertEqual((mixed.json as? [String: Any])?["appended"] as? Int, 2, mixed.transcript)
+        XCTAssertEqual((mixed.json as? [String: Any])?["existing"] as? Int, 2, mixed.transcript)
     }
 
     func testIdenticalOnceNormalised() throws {
