@@ -17,10 +17,14 @@ internal import Darwin
 ///   as usual, and is mapped again by the next access. LMDB's commit touches every page the transaction
 ///   dirtied once more (it clears their dirty flags), so while it commits the pager keeps dropping pages.
 ///
-/// The writer reports how far into the map it has written (`Transaction.noteWritten`): LMDB takes new
-/// pages from the end of the used part of the file, so the highest address written is where the next
-/// pages will come from. Populated pages the transaction does not use end up zero-filled in the file, at
-/// most `ahead` bytes, where the next write transaction takes its pages from.
+/// The writer reports how far into the map it has written (`Transaction.reserve` does, every 64 KiB; the log
+/// reserves every event it appends): LMDB takes new pages from the end of the used part of the file, so the
+/// highest address written is where the next pages will come from. When the writer stops reporting for a
+/// while, it is writing elsewhere (the end of an import writes the indexes it kept in memory), and the pager
+/// drops every page every 10 ms instead. Populated pages the transaction does not use end up zero-filled in
+/// the file, at most `ahead` bytes, where the next write transaction takes its pages from.
+///
+/// Linux only (`Environment` makes none elsewhere); `stop()` must be called before the transaction ends.
 final class MapPager: @unchecked Sendable {
     /// How far beyond the writer the pages are faulted in, at most (at first, as far as it has come).
     static let ahead: UInt = 16 << 20
@@ -68,10 +72,13 @@ final class MapPager: @unchecked Sendable {
         // The calls stay outside `precondition`, which `-Ounchecked` removes with its argument.
         let initialized = pthread_mutex_init(mutex, nil) == 0 && pthread_cond_init(condition, nil) == 0
         precondition(initialized, "can not make the map pager's lock")
+        // The thread holds the pager until it returns.
+        let retained = Unmanaged.passRetained(self)
         let started = pthread_create(&thread, nil, { context in
-            Unmanaged<MapPager>.fromOpaque(context!).takeUnretainedValue().run()
+            Unmanaged<MapPager>.fromOpaque(context!).takeRetainedValue().run()
             return nil
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, retained.toOpaque())
+        if started != 0 { retained.release() }
         precondition(started == 0, "can not start the map pager's thread")
     }
 
@@ -127,9 +134,9 @@ final class MapPager: @unchecked Sendable {
                 let worked = page(around: reached)
                 pthread_mutex_lock(mutex)
                 guard !worked && phase == .writing && frontier == reached else { continue }
-                // The writer has not reported for a while: it is writing something other than the log (the
-                // end of an import writes the indexes it kept in memory), so its pages are not where it
-                // reports; drop them all, every 10 ms, as while it commits.
+                // Nothing to do: wait for news from the writer. When none comes within 10 ms, it is writing
+                // something other than the log (the end of an import writes the indexes it kept in memory),
+                // so its pages are not where it reports: drop them all, as while it commits.
                 waiting = true
                 wait(microseconds: 10_000)
                 waiting = false
