@@ -198,6 +198,38 @@ final class LogTests: XCTestCase {
         XCTAssertEqual((history.json as? [String: Any])?["total"] as? Int, 4500, history.transcript)
     }
 
+    /// An import of 1 MiB or more is paged on a companion thread (`LMDB.MapPager`): refused at its last
+    /// line it still writes nothing, and accepted it keeps every event, from a file or from a pipe.
+    func testLargeImportIsAllOrNothing() throws {
+        let notes = String(repeating: "n", count: 300)
+        // Every event has an id, so that two imports of the lines make the same chain.
+        let setup = Self.admin + [Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T09:00:00Z", id: "i-1")]
+        let scans = (0..<3000).map {
+            Ev.scan("big-\($0)", by: "ines", at: "2026-11-02T00:00:00Z", id: "e-\($0)", extra: #","notes":"\#(notes)""#)
+        }
+        let good = try ndjsonFile(setup + scans)
+        let size = (try FileManager.default.attributesOfItem(atPath: good.path)[.size] as? NSNumber)?.intValue ?? 0
+        XCTAssertGreaterThan(size, 1 << 20, "the file must be large enough to be paged")
+
+        let store = temporaryPath()
+        let refused = try veritrail(["import", try ndjsonFile(setup + scans + [Ev.scan("big-0", by: "ines", at: "2026-11-03T00:00:00Z")]).path,
+                                     "--store", store.path])
+        XCTAssertEqual(refused.exit, 65, refused.transcript)
+        XCTAssertTrue(refused.stderr.contains("line 3004"), refused.transcript)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path), "a refused import creates no store")
+
+        let imported = try importOK(good, into: store)
+        XCTAssertEqual((imported.json as? [String: Any])?["appended"] as? Int, 3003, imported.transcript)
+        let verify = try ok(["log", "verify", "--store", store.path, "--json"])
+        XCTAssertEqual((verify.json as? [String: Any])?["events"] as? Int, 3003, verify.transcript)
+
+        // The same lines through a pipe (of unknown size, so paged too) make the same log.
+        let piped = temporaryPath()
+        let fromPipe = try veritrail(["import", "-", "--store", piped.path], stdin: try Data(contentsOf: good))
+        XCTAssertEqual(fromPipe.exit, 0, fromPipe.transcript)
+        XCTAssertEqual(try digest(piped), try digest(store))
+    }
+
     func testVerifyDetectsAChangedByte() throws {
         let store = temporaryPath()
         try importOK(demoEvents, into: store)
