@@ -72,7 +72,7 @@ public struct CanonicalJSONWriter: Sendable {
     }
 
     /// A string value whose text `body` appends as UTF-8, known to need no escaping (no control
-    /// characters, `"` or `\\`), such as a timestamp: written without a `String` made of it.
+    /// characters, `"` or `\`), such as a timestamp: written without a `String` made of it.
     public mutating func plainString(_ body: (inout [UInt8]) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "\""))

@@ -51,8 +51,9 @@ enum Digits {
     /// Appends the last `width` decimal digits of `value` (≥ 0), zero-padded. Digit by digit, without a
     /// scratch array: every timestamp written (six calls each) goes through here.
     static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
+        guard width > 0 else { return }
         var divisor = 1
-        for _ in 1..<max(width, 1) { divisor &*= 10 }
+        for _ in 1..<width { divisor &*= 10 }
         while divisor > 0 {
             out.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
             divisor /= 10

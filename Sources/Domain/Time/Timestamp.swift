@@ -67,7 +67,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Appends the normalised text form as UTF-8, for writers that build bytes.
     public func appendText(to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + 27)
         let days = dayNumber
         let (year, month, day) = CivilDate.civil(days: days)
         let inDay = microseconds - Int64(days) * Timestamp.microsecondsPerDay
