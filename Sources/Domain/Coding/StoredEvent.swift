@@ -7,14 +7,8 @@
 public enum StoredEvent {
     static let format: UInt8 = 1
 
-    public static func encode(_ event: Event, hash: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        encode(event, hash: hash, into: &bytes)
-        return bytes
-    }
-
-    /// `encode` into `bytes`, which it empties first (an appender reuses them from one event to the next).
+    /// Writes `event`, logged with chain value `hash`, into `bytes`, which it empties first (an appender
+    /// reuses them from one event to the next).
     public static func encode(_ event: Event, hash: [UInt8], into bytes: inout [UInt8]) {
         bytes.removeAll(keepingCapacity: true)
         var sink = BinaryFieldSink()
