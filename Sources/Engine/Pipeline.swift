@@ -6,9 +6,17 @@ import Foundation
 /// The producer calls `emit` for each item; `emit` returns false once the consumer has cancelled, and the
 /// producer should then stop. An error the producer throws reaches the consumer from `next()` after every
 /// item emitted before it.
+///
+/// A batch goes back to the producer's thread when the consumer asks for the next one, and the items left
+/// in it are destroyed there. A consumer that reads items in place (`Batch.forEach`) so has the blocks the
+/// producer allocated freed on the thread that allocated them: with glibc, a block freed on another thread
+/// waits for the lock of its arena, which the producer holds for its own allocations.
 public final class Pipeline<Item>: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [Batch<Item>] = []
+    /// The batch the consumer has, and those it is done with, which the producer empties and fills again.
+    private var lent: Batch<Item>?
+    private var returned: [Batch<Item>] = []
     private var failure: Error?
     private var done = false
     private var cancelled = false
@@ -30,14 +38,20 @@ public final class Pipeline<Item>: @unchecked Sendable {
     deinit { cancel() }
 
     /// The next batch, in order, or nil at the end; throws the producer's error once every item before it
-    /// was taken.
+    /// was taken. The batch returned before is the producer's again: it must not be used after this call.
     public func next() throws -> Batch<Item>? {
         condition.lock()
         defer { condition.unlock() }
+        if let lent {
+            returned.append(lent)
+            self.lent = nil
+        }
         while ready.isEmpty && !done { condition.wait() }
         guard ready.isEmpty else {
             condition.broadcast()
-            return ready.removeFirst()
+            let batch = ready.removeFirst()
+            lent = batch
+            return batch
         }
         if let failure {
             self.failure = nil
@@ -60,12 +74,22 @@ public final class Pipeline<Item>: @unchecked Sendable {
         var batch = Batch<Item>(capacity: batchSize)
         func push() -> Bool {
             condition.lock()
-            defer { condition.unlock() }
             while ready.count >= maxBatches && !cancelled { condition.wait() }
-            if cancelled { return false }
+            if cancelled {
+                condition.unlock()
+                return false
+            }
             ready.append(batch)
             condition.broadcast()
-            batch = Batch(capacity: batchSize)
+            let empty = returned.popLast()
+            condition.unlock()
+            // Emptied here, outside the lock: on this thread, which allocated what its items hold.
+            if let empty {
+                empty.empty()
+                batch = empty
+            } else {
+                batch = Batch(capacity: batchSize)
+            }
             return true
         }
         var error: Error?
@@ -107,10 +131,23 @@ public final class Batch<Item> {
         items.deallocate()
     }
 
+    /// Destroys the items not taken, to be filled again.
+    fileprivate func empty() {
+        (items + taken).deinitialize(count: count - taken)
+        count = 0
+        taken = 0
+    }
+
     func append(_ item: consuming Item) {
         precondition(count < capacity, "a batch holds at most its capacity")
         (items + count).initialize(to: item)
         count += 1
+    }
+
+    /// Lends `body` each item not taken, in order, and leaves it in the batch, to be destroyed on the
+    /// producer's thread (see `Pipeline`).
+    public func forEach(_ body: (borrowing Item) throws -> Void) rethrows {
+        for i in taken..<count { try body(items[i]) }
     }
 
     /// Takes the next item out, or nil when every item was taken.

@@ -44,18 +44,16 @@ struct ImportCommand: ParsableCommand {
                 var appended = 0, existing = 0
                 while let batch = try lines.next() {
                     var bytesRead = 0
-                    while let line = batch.take() {
-                        // The line's parts taken apart, so that the event is not copied (which retains and
-                        // releases every string it holds).
-                        let (number, event, read) = (line.number, line.event, line.bytesRead)
-                        bytesRead = read
+                    // Read in place, not taken out: the decoding thread frees what it allocated.
+                    try batch.forEach { line in
+                        bytesRead = line.bytesRead
                         do {
-                            switch try appender.append(event) {
+                            switch try appender.append(line.event) {
                             case .appended: appended += 1
                             case .existing: existing += 1
                             }
                         } catch let e as EventError {
-                            throw Failure.refused("line \(number): \(e)")
+                            throw Failure.refused("line \(line.number): \(e)")
                         }
                     }
                     progress.tick(bytesRead)
