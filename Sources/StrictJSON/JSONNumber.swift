@@ -21,6 +21,17 @@ public struct JSONNumber: Equatable, Sendable {
         self.doubleValue = doubleValue
     }
 
+    /// The number of an integer literal that `JSONScanner` checked: `-? (0 | [1-9][0-9]*)` of at most 18
+    /// digits, which fits in `Int64`. Its readings are the parser's (`-0` reads as `-0.0`).
+    init(integerLiteral bytes: UnsafeBufferPointer<UInt8>) {
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var magnitude: Int64 = 0
+        for digit in bytes[(negative ? 1 : 0)...] { magnitude = magnitude * 10 + Int64(digit &- UInt8(ascii: "0")) }
+        let value = negative ? -magnitude : magnitude
+        self.init(text: String(decoding: bytes, as: UTF8.self), isInteger: true, integerValue: value,
+                  doubleValue: negative && value == 0 ? -0.0 : Double(value))
+    }
+
     /// An integer number, for building values to canonicalise.
     public init(_ value: Int64) {
         self.init(text: String(value), isInteger: true, integerValue: value, doubleValue: Double(value))

@@ -367,31 +367,9 @@ struct JSONParser {
         }
     }
 
-    /// RFC 3629 well-formedness of `bytes[from..<to]`: no overlongs, no surrogates, nothing
-    /// above U+10FFFF, no truncated sequences. Escapes in the range are ASCII and pass.
+    /// RFC 3629 well-formedness of `bytes[from..<to]` (see `firstInvalidUTF8`).
     private func validateUTF8(from: Int, to end: Int) throws(JSONSyntaxError) {
-        var index = from
-        while index < end {
-            let lead = bytes[index]
-            if lead < 0x80 { index += 1; continue }
-            let length: Int
-            var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; secondRange = 0xA0...0xBF
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; secondRange = 0x80...0x9F
-            case 0xF0: length = 4; secondRange = 0x90...0xBF
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; secondRange = 0x80...0x8F
-            default: throw invalidUTF8(at: index)
-            }
-            guard index + length <= end, secondRange.contains(bytes[index + 1]) else { throw invalidUTF8(at: index) }
-            for continuation in 2..<length where bytes[index + continuation] & 0xC0 != 0x80 {
-                throw invalidUTF8(at: index)
-            }
-            index += length
-        }
+        if let index = firstInvalidUTF8(bytes, from: from, to: end) { throw invalidUTF8(at: index) }
     }
 
     // MARK: White space and errors
@@ -443,4 +421,30 @@ struct JSONParser {
         writer.string(key)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
+}
+
+/// Where `bytes[from..<to]` stops being well-formed UTF-8 (RFC 3629: no overlongs, no surrogates, nothing
+/// above U+10FFFF, no truncated sequences), or nil when it is; the scanner and the parser share it.
+func firstInvalidUTF8(_ bytes: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
+    var index = from
+    while index < end {
+        let lead = bytes[index]
+        if lead < 0x80 { index += 1; continue }
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        default: return index
+        }
+        guard index + length <= end, secondRange.contains(bytes[index + 1]) else { return index }
+        for continuation in 2..<length where bytes[index + continuation] & 0xC0 != 0x80 { return index }
+        index += length
+    }
+    return nil
 }

@@ -12,15 +12,25 @@ public enum EventJSON {
         guard case .object(let object) = value else {
             throw EventError(type: nil, path: "event", rule: "must be a JSON object, got \(kind(value))")
         }
-        func member(_ key: StaticString) throws(EventError) -> JSONValue? {
+        return try decode(object: object)
+    }
+
+    /// The same from a line's top-level object as `JSONScanner` read it in place.
+    public static func decode(_ object: ScannedObject) throws(EventError) -> IncomingEvent {
+        try decode(object: object)
+    }
+
+    /// The same from a top-level object, parsed or scanned (internal, so that it is compiled for each kind).
+    static func decode<Object: FieldObject>(object: Object) throws(EventError) -> IncomingEvent {
+        func member(_ key: StaticString) throws(EventError) -> FieldValue<Object>? {
             guard let i = object.index(of: key, from: 0) else { return nil }
-            let v = object.members[i].value
-            if case .null = v { throw EventError(type: nil, path: key.description, rule: "must not be null (leave the key out instead)") }
+            let v = object.member(at: i)
+            if case .value(.null) = v { throw EventError(type: nil, path: key.description, rule: "must not be null (leave the key out instead)") }
             return v
         }
         func string(_ key: StaticString, _ type: EventType?) throws(EventError) -> String? {
             guard let v = try member(key) else { return nil }
-            guard case .string(let s) = v else { throw EventError(type: type, path: key.description, rule: "must be a string, got \(kind(v))") }
+            guard case .value(.string(let s)) = v else { throw EventError(type: type, path: key.description, rule: "must be a string, got \(v.kind)") }
             return s
         }
 
@@ -28,8 +38,8 @@ public enum EventJSON {
         guard let type = EventType.choices.first(where: { sameBytes($0.rawValue, typeName) }) else {
             throw EventError(type: nil, path: "type", rule: "must be one of \(listing(EventType.words)), got \(quoted(typeName))")
         }
-        for m in object.members where !topLevelKeys.contains(where: { matches(m.key, $0) }) {
-            throw EventError(type: type, path: m.key, rule: "unknown key")
+        for i in 0..<object.count where !topLevelKeys.contains(where: { object.key(at: i, is: $0) }) {
+            throw EventError(type: type, path: object.key(at: i), rule: "unknown key")
         }
         guard let atText = try string("at", type) else { throw EventError(type: type, path: "at", rule: "is required") }
         guard let at = Timestamp(atText) else {
@@ -46,8 +56,8 @@ public enum EventJSON {
         }
         var claimedSeq: UInt64?
         if let v = try member("seq") {
-            guard case .number(let n) = v, n.isInteger, let i = n.integerValue, i >= 1 else {
-                throw EventError(type: type, path: "seq", rule: "must be an integer ≥ 1, got \(kind(v))")
+            guard case .value(.number(let n)) = v, n.isInteger, let i = n.integerValue, i >= 1 else {
+                throw EventError(type: type, path: "seq", rule: "must be an integer ≥ 1, got \(v.kind)")
             }
             claimedSeq = UInt64(i)
         }
@@ -60,7 +70,7 @@ public enum EventJSON {
         }
         guard let dataValue = try member("data") else { throw EventError(type: type, path: "data", rule: "is required") }
         guard case .object(let data) = dataValue else {
-            throw EventError(type: type, path: "data", rule: "must be an object, got \(kind(dataValue))")
+            throw EventError(type: type, path: "data", rule: "must be an object, got \(dataValue.kind)")
         }
         var source = JSONFieldSource(object: data, path: "data")
         let payload: Payload

@@ -3,13 +3,14 @@ import StrictJSON
 import Glibc
 #endif
 
-/// Reads a payload out of parsed JSON, enforcing every field rule of events.md as it goes: types,
-/// lengths, patterns, word lists, ranges, no `null`, and (in `finish`) no unknown keys.
+/// Reads a payload out of JSON (parsed, or scanned in place: `FieldObject`), enforcing every field rule of
+/// events.md as it goes: types, lengths, patterns, word lists, ranges, no `null`, and (in `finish`) no
+/// unknown keys.
 ///
 /// Nested objects are entered through a stack of frames so that error paths read like `data.address.city`.
-struct JSONFieldSource: FieldSource {
+struct JSONFieldSource<Object: FieldObject>: FieldSource {
     private struct Frame {
-        var object: JSONObject
+        var object: Object
         var path: String
         /// How many of the object's keys have been asked for and found; when the payload is read, any
         /// member beyond these is a key the type does not have.
@@ -34,7 +35,9 @@ struct JSONFieldSource: FieldSource {
 
     private var frames: [Frame]
 
-    init(object: JSONObject, path: String) {
+    private typealias Found = FieldValue<Object>
+
+    init(object: Object, path: String) {
         frames = []
         frames.reserveCapacity(3)  // data, and the objects nested in it: one allocation
         frames.append(Frame(object: object, path: path))
@@ -43,19 +46,19 @@ struct JSONFieldSource: FieldSource {
     /// Refuses any key of the current object that was not asked for.
     func finish() throws(FieldError) {
         let frame = frames[frames.count - 1]
-        guard frame.found < frame.object.members.count else { return }
-        for (index, member) in frame.object.members.enumerated() where !frame.isMatched(index) {
-            throw FieldError(path: join(frame.path, member.key), rule: "unknown key")
+        guard frame.found < frame.object.count else { return }
+        for index in 0..<frame.object.count where !frame.isMatched(index) {
+            throw FieldError(path: join(frame.path, frame.object.key(at: index)), rule: "unknown key")
         }
     }
 
-    private mutating func value(_ key: StaticString) throws(FieldError) -> JSONValue? {
+    private mutating func value(_ key: StaticString) throws(FieldError) -> Found? {
         let top = frames.count - 1
         guard let index = frames[top].object.index(of: key, from: frames[top].next) else { return nil }
         frames[top].next = index + 1
         frames[top].match(index)
-        let value = frames[top].object.members[index].value
-        if case .null = value {
+        let value = frames[top].object.member(at: index)
+        if case .value(.null) = value {
             throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
         }
         return value
@@ -63,13 +66,13 @@ struct JSONFieldSource: FieldSource {
 
     private func path(_ key: StaticString) -> String { join(frames[frames.count - 1].path, key.description) }
 
-    private func required(_ key: StaticString, _ v: JSONValue?) throws(FieldError) -> JSONValue {
+    private func required(_ key: StaticString, _ v: Found?) throws(FieldError) -> Found {
         guard let v else { throw FieldError(path: path(key), rule: "is required") }
         return v
     }
 
-    private func stringValue(_ key: StaticString, _ v: JSONValue) throws(FieldError) -> String {
-        guard case .string(let s) = v else { throw FieldError(path: path(key), rule: "must be a string, got \(kind(v))") }
+    private func stringValue(_ key: StaticString, _ v: Found) throws(FieldError) -> String {
+        guard case .value(.string(let s)) = v else { throw FieldError(path: path(key), rule: "must be a string, got \(v.kind)") }
         return s
     }
 
@@ -89,9 +92,9 @@ struct JSONFieldSource: FieldSource {
         return try checked(key, try stringValue(key, v), rule)
     }
 
-    private func integerValue(_ key: StaticString, _ v: JSONValue, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64 {
-        guard case .number(let n) = v, n.isInteger else {
-            throw FieldError(path: path(key), rule: "must be an integer (no fraction, no exponent), got \(kind(v))")
+    private func integerValue(_ key: StaticString, _ v: Found, _ range: ClosedRange<Int64>) throws(FieldError) -> Int64 {
+        guard case .value(.number(let n)) = v, n.isInteger else {
+            throw FieldError(path: path(key), rule: "must be an integer (no fraction, no exponent), got \(v.kind)")
         }
         guard let i = n.integerValue, range.contains(i) else {
             throw FieldError(path: path(key), rule: "must be \(range.lowerBound)–\(range.upperBound), got \(n.text)")
@@ -108,8 +111,8 @@ struct JSONFieldSource: FieldSource {
         return try integerValue(key, v, range)
     }
 
-    private func booleanValue(_ key: StaticString, _ v: JSONValue) throws(FieldError) -> Bool {
-        guard case .bool(let b) = v else { throw FieldError(path: path(key), rule: "must be true or false, got \(kind(v))") }
+    private func booleanValue(_ key: StaticString, _ v: Found) throws(FieldError) -> Bool {
+        guard case .value(.bool(let b)) = v else { throw FieldError(path: path(key), rule: "must be true or false, got \(v.kind)") }
         return b
     }
 
@@ -124,7 +127,7 @@ struct JSONFieldSource: FieldSource {
 
     mutating func number(_ key: StaticString, _ range: ClosedRange<Double>) throws(FieldError) -> Double {
         let v = try required(key, try value(key))
-        guard case .number(let n) = v else { throw FieldError(path: path(key), rule: "must be a number, got \(kind(v))") }
+        guard case .value(.number(let n)) = v else { throw FieldError(path: path(key), rule: "must be a number, got \(v.kind)") }
         let d = n.doubleValue
         guard d.isFinite, range.contains(d) else {
             throw FieldError(path: path(key), rule: "must be \(ecmaText(range.lowerBound))…\(ecmaText(range.upperBound)), got \(n.text)")
@@ -132,7 +135,7 @@ struct JSONFieldSource: FieldSource {
         return d == 0 ? 0 : d
     }
 
-    private func choiceValue<C: Choice>(_ key: StaticString, _ v: JSONValue) throws(FieldError) -> C {
+    private func choiceValue<C: Choice>(_ key: StaticString, _ v: Found) throws(FieldError) -> C {
         let raw = try stringValue(key, v)
         guard let c = C.choices.first(where: { sameBytes($0.rawValue, raw) }) else {
             throw FieldError(path: path(key), rule: "must be \(listing(C.words)), got \(quoted(raw))")
@@ -169,9 +172,9 @@ struct JSONFieldSource: FieldSource {
         return t
     }
 
-    private mutating func nested<T>(_ key: StaticString, _ v: JSONValue,
+    private mutating func nested<T>(_ key: StaticString, _ v: Found,
                                     _ body: (inout JSONFieldSource) throws(FieldError) -> T) throws(FieldError) -> T {
-        guard case .object(let o) = v else { throw FieldError(path: path(key), rule: "must be an object, got \(kind(v))") }
+        guard case .object(let o) = v else { throw FieldError(path: path(key), rule: "must be an object, got \(v.kind)") }
         frames.append(Frame(object: o, path: path(key)))
         defer { frames.removeLast() }
         let result = try body(&self)
@@ -189,20 +192,7 @@ struct JSONFieldSource: FieldSource {
     }
 
     mutating func has(_ key: StaticString) -> Bool {
-        frames[frames.count - 1].object.members.contains { matches($0.key, key) }
-    }
-}
-
-extension JSONObject {
-    /// The index of the member whose key is exactly `key`, looked for from `start` on, then before it; the
-    /// members are compared in place (a copy of a member retains its key and its value).
-    func index(of key: StaticString, from start: Int) -> Int? {
-        members.withUnsafeBufferPointer { m in
-            let start = start < m.count ? start : 0
-            for i in start..<m.count where matches(m[i].key, key) { return i }
-            for i in 0..<start where matches(m[i].key, key) { return i }
-            return nil
-        }
+        frames[frames.count - 1].object.index(of: key, from: 0) != nil
     }
 }
 

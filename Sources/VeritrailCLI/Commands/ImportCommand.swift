@@ -75,8 +75,17 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
-/// Parses and decodes one NDJSON line, naming the line in any refusal.
-func decodeLine(_ line: UnsafeRawBufferPointer, number: Int) throws -> IncomingEvent {
+/// Parses and decodes one NDJSON line, naming the line in any refusal. A plain line is read in place by
+/// `scanner` (no JSON tree is made); any other, and any line it does not take, goes through the parser,
+/// which accepts or refuses it with its message. Both kinds are decoded by the same `EventJSON.decode`.
+func decodeLine(_ line: UnsafeRawBufferPointer, number: Int, scanner: JSONScanner) throws -> IncomingEvent {
+    if let object = scanner.scan(line) {
+        do {
+            return try EventJSON.decode(object)
+        } catch {
+            throw Failure.refused("line \(number): \(error)")
+        }
+    }
     let value: JSONValue
     do {
         value = try JSONValue.parse(line)

@@ -1,5 +1,6 @@
 import Domain
 import Engine
+import StrictJSON
 
 /// One NDJSON line decoded on the pipeline's thread: its number, its event, and how many bytes of the
 /// input had been read by then (for the progress bar).
@@ -16,10 +17,11 @@ func decodedLines(_ reader: LineReader) -> Pipeline<DecodedLine> {
     reader.rewind()
     return Pipeline(batchSize: 512) { emit in
         var more = true
+        let scanner = JSONScanner()
         while more, try reader.next({ line in
             guard !isBlank(line) else { return }
             let number = reader.lineNumber
-            more = emit(DecodedLine(number: number, event: try decodeLine(line, number: number), bytesRead: reader.bytesRead))
+            more = emit(DecodedLine(number: number, event: try decodeLine(line, number: number, scanner: scanner), bytesRead: reader.bytesRead))
         }) {}
     }
 }

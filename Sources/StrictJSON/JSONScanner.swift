@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A quick reading of one JSON text that is plain enough, for the lines of an import: it notes where each
+/// member's key and value lie in the bytes and makes no value, so that a reader makes only the values it
+/// asks for, and nothing is allocated once its buffers have grown.
+///
+/// It reads a text as `JSONValue.parse` would, or not at all. It takes objects (nested at most `maxDepth`
+/// deep) of strings without escapes, integers that fit in `Int64`, `true` and `false`. Anything else (an
+/// escape, a fraction or an exponent, `null`, an array, a byte-order mark, any syntax error) makes `scan`
+/// return nil, and the caller parses the text with `JSONValue.parse`, which accepts it or refuses it with
+/// its message. So a scanned text is one the parser accepts, and its values are the ones it would make.
+public final class JSONScanner {
+    /// Deepest nesting of objects taken (events nest 3 deep).
+    public static let maxDepth = 8
+
+    struct Member {
+        var keyStart: Int32
+        var keyCount: Int32
+        /// For a string, its bytes between the quotes; for an integer, its literal; for an object, its
+        /// members' run in `order`.
+        var valueStart: Int32
+        var valueCount: Int32
+        var kind: Kind
+    }
+
+    enum Kind: UInt8 {
+        case string, integer, `true`, `false`, object
+    }
+
+    /// Every member of the text, in the order they end.
+    private var members = GrowingBuffer<Member>()
+    /// Each object's members, as indices into `members`: one run per object, in member order.
+    private var order = GrowingBuffer<Int32>()
+    /// The members of the objects being read, innermost last, until their object ends.
+    private var open = GrowingBuffer<Int32>()
+
+    public init() {}
+
+    deinit {
+        members.deallocate()
+        order.deallocate()
+        open.deallocate()
+    }
+
+    /// The top-level object of `text`, or nil when the text is not one that `JSONScanner` takes (see the
+    /// type's comment). The object reads `text` and this scanner's buffers in place: it is valid while
+    /// `text`'s bytes are, until the next scan.
+    public func scan(_ text: UnsafeRawBufferPointer) -> ScannedObject? {
+        guard let base = text.baseAddress, text.count < Int(Int32.max) else { return nil }
+        members.count = 0
+        order.count = 0
+        open.count = 0
+        var reader = Reader(bytes: base.assumingMemoryBound(to: UInt8.self), count: text.count)
+        reader.skipWhitespace()
+        guard reader.peek == UInt8(ascii: "{"), let root = readObject(&reader, depth: 1) else { return nil }
+        reader.skipWhitespace()
+        guard reader.position == reader.count else { return nil }
+        return ScannedObject(bytes: reader.bytes, members: members.base, order: order.base, run: root)
+    }
+
+    /// Reads the object whose `{` is at the reader's position; returns its members' run in `order`.
+    private func readObject(_ reader: inout Reader, depth: Int) -> (start: Int32, count: Int32)? {
+        guard depth <= Self.maxDepth else { return nil }
+        reader.position += 1
+        reader.skipWhitespace()
+        let firstOpen = open.count
+        if reader.peek == UInt8(ascii: "}") {
+            reader.position += 1
+        } else {
+            while true {
+                guard reader.peek == UInt8(ascii: "\""), let key = reader.plainString() else { return nil }
+                reader.skipWhitespace()
+                guard reader.peek == UInt8(ascii: ":") else { return nil }
+                reader.position += 1
+                reader.skipWhitespace()
+                var member = Member(keyStart: key.start, keyCount: key.count, valueStart: 0, valueCount: 0, kind: .string)
+                switch reader.peek {
+                case UInt8(ascii: "\""):
+                    guard let value = reader.plainString() else { return nil }
+                    (member.valueStart, member.valueCount) = value
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard let literal = reader.integer() else { return nil }
+                    (member.valueStart, member.valueCount) = literal
+                    member.kind = .integer
+                case UInt8(ascii: "t"):
+                    guard reader.literal("true") else { return nil }
+                    member.kind = .true
+                case UInt8(ascii: "f"):
+                    guard reader.literal("false") else { return nil }
+                    member.kind = .false
+                case UInt8(ascii: "{"):
+                    guard let run = readObject(&reader, depth: depth + 1) else { return nil }
+                    (member.valueStart, member.valueCount) = run
+                    member.kind = .object
+                default:
+                    return nil
+                }
+                open.append(Int32(members.count))
+                members.append(member)
+                reader.skipWhitespace()
+                if reader.peek == UInt8(ascii: ",") {
+                    reader.position += 1
+                    reader.skipWhitespace()
+                } else if reader.peek == UInt8(ascii: "}") {
+                    reader.position += 1
+                    break
+                } else {
+                    return nil
+                }
+            }
+        }
+        let run = (start: Int32(order.count), count: Int32(open.count - firstOpen))
+        for i in firstOpen..<open.count { order.append(open.base[i]) }
+        open.count = firstOpen
+        guard !hasDuplicateKey(run, reader.bytes) else { return nil }
+        return run
+    }
+
+    private func hasDuplicateKey(_ run: (start: Int32, count: Int32), _ bytes: UnsafePointer<UInt8>) -> Bool {
+        let indices = order.base + Int(run.start)
+        for i in 0..<Int(run.count) {
+            let a = members.base[Int(indices[i])]
+            for j in (i + 1)..<max(i + 1, Int(run.count)) {
+                let b = members.base[Int(indices[j])]
+                if a.keyCount == b.keyCount && memcmp(bytes + Int(a.keyStart), bytes + Int(b.keyStart), Int(a.keyCount)) == 0 {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// A position in the text, and the reading of its tokens.
+    private struct Reader {
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
+        var position = 0
+
+        init(bytes: UnsafePointer<UInt8>, count: Int) {
+            self.bytes = bytes
+            self.count = count
+        }
+
+        /// The byte at the position, or 0 at the end (0 is never a token's first byte).
+        var peek: UInt8 { position < count ? bytes[position] : 0 }
+
+        /// White space as the parser takes it: space, tab, LF and CR.
+        mutating func skipWhitespace() {
+            while position < count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+
+        /// The contents of the string whose `"` is at the position, when it has no escape and is valid UTF-8.
+        mutating func plainString() -> (start: Int32, count: Int32)? {
+            let start = position + 1
+            var nonASCII = false
+            let end = indexOfStringSpecialByte(bytes, from: start, to: count, nonASCII: &nonASCII)
+            guard end < count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+            if nonASCII, firstInvalidUTF8(bytes, from: start, to: end) != nil { return nil }
+            position = end + 1
+            return (Int32(start), Int32(end - start))
+        }
+
+        /// The literal of the integer at the position: `-? (0 | [1-9][0-9]*)`, in `Int64`'s range, and not
+        /// followed by a fraction or an exponent.
+        mutating func integer() -> (start: Int32, count: Int32)? {
+            let start = position
+            if bytes[position] == UInt8(ascii: "-") { position += 1 }
+            let digitsStart = position
+            while position < count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            let digits = position - digitsStart
+            // 18 digits always fit in Int64; the parser reads longer ones, and the rare fraction, exponent
+            // or leading zero (which it refuses) is left to it.
+            guard digits >= 1, digits <= 18, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
+            switch peek {
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+            default: return (Int32(start), Int32(position - start))
+            }
+        }
+
+        mutating func literal(_ word: StaticString) -> Bool {
+            let length = word.utf8CodeUnitCount
+            guard count - position >= length, memcmp(bytes + position, word.utf8Start, length) == 0 else { return false }
+            position += length
+            return true
+        }
+    }
+}
+
+/// A buffer of plain values that grows and is reused: the scanner's, which must not allocate per line.
+struct GrowingBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    /// How many elements are in use; setting it lower drops the rest (the elements are plain values).
+    var count = 0
+
+    init() {
+        capacity = 32
+        base = .allocate(capacity: capacity)
+    }
+
+    mutating func append(_ element: Element) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    func deallocate() { base.deallocate() }
+}
+
+/// An object of a scanned text (`JSONScanner`): its members in text order, each value made when asked for.
+/// It reads the text and the scanner's buffers in place, so it is valid while the text's bytes are, until
+/// the scanner's next scan.
+public struct ScannedObject {
+    private let bytes: UnsafePointer<UInt8>
+    private let members: UnsafePointer<JSONScanner.Member>
+    private let order: UnsafePointer<Int32>
+    private let start: Int
+    public let count: Int
+
+    init(bytes: UnsafePointer<UInt8>, members: UnsafePointer<JSONScanner.Member>, order: UnsafePointer<Int32>,
+         run: (start: Int32, count: Int32)) {
+        self.bytes = bytes
+        self.members = members
+        self.order = order
+        start = Int(run.start)
+        count = Int(run.count)
+    }
+
+    private func member(_ i: Int) -> JSONScanner.Member {
+        precondition(i >= 0 && i < count, "a member index within the object")
+        return members[Int(order[start + i])]
+    }
+
+    /// The key of member `i`, as bytes of the text.
+    public func keyBytes(at i: Int) -> UnsafeRawBufferPointer {
+        let m = member(i)
+        return UnsafeRawBufferPointer(start: bytes + Int(m.keyStart), count: Int(m.keyCount))
+    }
+
+    /// The value of member `i` when it is not an object, as the parser would make it; nil for an object
+    /// (see `object(at:)`).
+    public func value(at i: Int) -> JSONValue? {
+        let m = member(i)
+        let value = UnsafeBufferPointer(start: bytes + Int(m.valueStart), count: Int(m.valueCount))
+        switch m.kind {
+        case .string: return .string(String(decoding: value, as: UTF8.self))
+        case .integer: return .number(JSONNumber(integerLiteral: value))
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .object: return nil
+        }
+    }
+
+    /// The value of member `i` when it is an object.
+    public func object(at i: Int) -> ScannedObject? {
+        let m = member(i)
+        guard m.kind == .object else { return nil }
+        return ScannedObject(bytes: bytes, members: members, order: order, run: (m.valueStart, m.valueCount))
+    }
+}
