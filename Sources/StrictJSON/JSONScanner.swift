@@ -31,19 +31,25 @@ public final class JSONScanner {
         case string, integer, `true`, `false`, object
     }
 
-    /// Every member of the text, in the order they end.
-    private var members = GrowingBuffer<Member>()
-    /// Each object's members, as indices into `members`: one run per object, in member order.
-    private var order = GrowingBuffer<Int32>()
-    /// The members of the objects being read, innermost last, until their object ends.
-    private var open = GrowingBuffer<Int32>()
+    /// What a scan writes. A scan works on a copy of it in a local variable, and stores it back when done:
+    /// the stored properties of a class are checked for exclusive access at run time, at every use.
+    fileprivate struct Buffers {
+        /// Every member of the text, in the order they end.
+        var members = GrowingBuffer<Member>()
+        /// Each object's members, as indices into `members`: one run per object, in member order.
+        var order = GrowingBuffer<Int32>()
+        /// The members of the objects being read, innermost last, until their object ends.
+        var open = GrowingBuffer<Int32>()
+    }
+
+    private var buffers = Buffers()
 
     public init() {}
 
     deinit {
-        members.deallocate()
-        order.deallocate()
-        open.deallocate()
+        buffers.members.deallocate()
+        buffers.order.deallocate()
+        buffers.open.deallocate()
     }
 
     /// The top-level object of `text`, or nil when the text is not one that `JSONScanner` takes (see the
@@ -51,91 +57,20 @@ public final class JSONScanner {
     /// `text`'s bytes are, until the next scan.
     public func scan(_ text: UnsafeRawBufferPointer) -> ScannedObject? {
         guard let base = text.baseAddress, text.count < Int(Int32.max) else { return nil }
-        members.count = 0
-        order.count = 0
-        open.count = 0
+        var buffers = self.buffers
+        defer { self.buffers = buffers }
+        buffers.members.count = 0
+        buffers.order.count = 0
+        buffers.open.count = 0
         var reader = Reader(bytes: base.assumingMemoryBound(to: UInt8.self), count: text.count)
         reader.skipWhitespace()
-        guard reader.peek == UInt8(ascii: "{"), let root = readObject(&reader, depth: 1) else { return nil }
+        guard reader.peek == UInt8(ascii: "{"), let root = buffers.readObject(&reader, depth: 1) else { return nil }
         reader.skipWhitespace()
         guard reader.position == reader.count else { return nil }
-        return ScannedObject(bytes: reader.bytes, members: members.base, order: order.base, run: root)
+        return ScannedObject(bytes: reader.bytes, members: buffers.members.base, order: buffers.order.base, run: root)
     }
-
-    /// Reads the object whose `{` is at the reader's position; returns its members' run in `order`.
-    private func readObject(_ reader: inout Reader, depth: Int) -> (start: Int32, count: Int32)? {
-        guard depth <= Self.maxDepth else { return nil }
-        reader.position += 1
-        reader.skipWhitespace()
-        let firstOpen = open.count
-        if reader.peek == UInt8(ascii: "}") {
-            reader.position += 1
-        } else {
-            while true {
-                guard reader.peek == UInt8(ascii: "\""), let key = reader.plainString() else { return nil }
-                reader.skipWhitespace()
-                guard reader.peek == UInt8(ascii: ":") else { return nil }
-                reader.position += 1
-                reader.skipWhitespace()
-                var member = Member(keyStart: key.start, keyCount: key.count, valueStart: 0, valueCount: 0, kind: .string)
-                switch reader.peek {
-                case UInt8(ascii: "\""):
-                    guard let value = reader.plainString() else { return nil }
-                    (member.valueStart, member.valueCount) = value
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    guard let literal = reader.integer() else { return nil }
-                    (member.valueStart, member.valueCount) = literal
-                    member.kind = .integer
-                case UInt8(ascii: "t"):
-                    guard reader.literal("true") else { return nil }
-                    member.kind = .true
-                case UInt8(ascii: "f"):
-                    guard reader.literal("false") else { return nil }
-                    member.kind = .false
-                case UInt8(ascii: "{"):
-                    guard let run = readObject(&reader, depth: depth + 1) else { return nil }
-                    (member.valueStart, member.valueCount) = run
-                    member.kind = .object
-                default:
-                    return nil
-                }
-                open.append(Int32(members.count))
-                members.append(member)
-                reader.skipWhitespace()
-                if reader.peek == UInt8(ascii: ",") {
-                    reader.position += 1
-                    reader.skipWhitespace()
-                } else if reader.peek == UInt8(ascii: "}") {
-                    reader.position += 1
-                    break
-                } else {
-                    return nil
-                }
-            }
-        }
-        let run = (start: Int32(order.count), count: Int32(open.count - firstOpen))
-        for i in firstOpen..<open.count { order.append(open.base[i]) }
-        open.count = firstOpen
-        guard !hasDuplicateKey(run, reader.bytes) else { return nil }
-        return run
-    }
-
-    private func hasDuplicateKey(_ run: (start: Int32, count: Int32), _ bytes: UnsafePointer<UInt8>) -> Bool {
-        let indices = order.base + Int(run.start)
-        for i in 0..<Int(run.count) {
-            let a = members.base[Int(indices[i])]
-            for j in (i + 1)..<max(i + 1, Int(run.count)) {
-                let b = members.base[Int(indices[j])]
-                if a.keyCount == b.keyCount && memcmp(bytes + Int(a.keyStart), bytes + Int(b.keyStart), Int(a.keyCount)) == 0 {
-                    return true
-                }
-            }
-        }
-        return false
-    }
-
     /// A position in the text, and the reading of its tokens.
-    private struct Reader {
+    fileprivate struct Reader {
         let bytes: UnsafePointer<UInt8>
         let count: Int
         var position = 0
@@ -271,5 +206,79 @@ public struct ScannedObject {
         let m = member(i)
         guard m.kind == .object else { return nil }
         return ScannedObject(bytes: bytes, members: members, order: order, run: (m.valueStart, m.valueCount))
+    }
+}
+
+extension JSONScanner.Buffers {
+    /// Reads the object whose `{` is at the reader's position; returns its members' run in `order`.
+    mutating func readObject(_ reader: inout JSONScanner.Reader, depth: Int) -> (start: Int32, count: Int32)? {
+        guard depth <= JSONScanner.maxDepth else { return nil }
+        reader.position += 1
+        reader.skipWhitespace()
+        let firstOpen = open.count
+        if reader.peek == UInt8(ascii: "}") {
+            reader.position += 1
+        } else {
+            while true {
+                guard reader.peek == UInt8(ascii: "\""), let key = reader.plainString() else { return nil }
+                reader.skipWhitespace()
+                guard reader.peek == UInt8(ascii: ":") else { return nil }
+                reader.position += 1
+                reader.skipWhitespace()
+                var member = JSONScanner.Member(keyStart: key.start, keyCount: key.count, valueStart: 0, valueCount: 0, kind: .string)
+                switch reader.peek {
+                case UInt8(ascii: "\""):
+                    guard let value = reader.plainString() else { return nil }
+                    (member.valueStart, member.valueCount) = value
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard let literal = reader.integer() else { return nil }
+                    (member.valueStart, member.valueCount) = literal
+                    member.kind = .integer
+                case UInt8(ascii: "t"):
+                    guard reader.literal("true") else { return nil }
+                    member.kind = .true
+                case UInt8(ascii: "f"):
+                    guard reader.literal("false") else { return nil }
+                    member.kind = .false
+                case UInt8(ascii: "{"):
+                    guard let run = readObject(&reader, depth: depth + 1) else { return nil }
+                    (member.valueStart, member.valueCount) = run
+                    member.kind = .object
+                default:
+                    return nil
+                }
+                open.append(Int32(members.count))
+                members.append(member)
+                reader.skipWhitespace()
+                if reader.peek == UInt8(ascii: ",") {
+                    reader.position += 1
+                    reader.skipWhitespace()
+                } else if reader.peek == UInt8(ascii: "}") {
+                    reader.position += 1
+                    break
+                } else {
+                    return nil
+                }
+            }
+        }
+        let run = (start: Int32(order.count), count: Int32(open.count - firstOpen))
+        for i in firstOpen..<open.count { order.append(open.base[i]) }
+        open.count = firstOpen
+        guard !hasDuplicateKey(run, reader.bytes) else { return nil }
+        return run
+    }
+
+    func hasDuplicateKey(_ run: (start: Int32, count: Int32), _ bytes: UnsafePointer<UInt8>) -> Bool {
+        let indices = order.base + Int(run.start)
+        for i in 0..<Int(run.count) {
+            let a = members.base[Int(indices[i])]
+            for j in (i + 1)..<max(i + 1, Int(run.count)) {
+                let b = members.base[Int(indices[j])]
+                if a.keyCount == b.keyCount && memcmp(bytes + Int(a.keyStart), bytes + Int(b.keyStart), Int(a.keyCount)) == 0 {
+                    return true
+                }
+            }
+        }
+        return false
     }
 }
