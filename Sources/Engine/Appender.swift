@@ -32,7 +32,8 @@ public struct Appender {
     public var head: LogHead { writer.head }
 
     /// Appends `incoming`, or finds it already logged under its id. Throws `EventError` for a broken rule.
-    public mutating func append(_ incoming: IncomingEvent) throws -> Outcome {
+    /// `prepared` is its scan made ready on another thread (`Models.apply(_:prepared:)`), when it is one.
+    public mutating func append(_ incoming: IncomingEvent, prepared: PreparedScan? = nil) throws -> Outcome {
         let type = incoming.type
         if let id = incoming.id, let seq = try writer.reader.seq(forId: id) {
             guard let existing = try writer.reader.event(at: seq) else { throw StoreError("the id index names a missing event") }
@@ -55,12 +56,12 @@ public struct Appender {
         }
         try Rules.check(incoming, against: models)
         let event = incoming.event(id: incoming.id ?? EventID.random())
-        let hash = writer.nextHash(event, data: incoming.canonicalData)
+        let hash = writer.nextHash(event, canonicalHead: incoming.canonicalHead)
         if let claimed = incoming.claimedHash, claimed != hash {
             throw EventError(type: type, path: "hash", rule: "does not match the event: the line was changed, or an earlier one was")
         }
         let logged = try writer.append(event, hash: hash)
-        try models.apply(logged)
+        try models.apply(logged, prepared: prepared)
         return .appended(logged.seq)
     }
 }

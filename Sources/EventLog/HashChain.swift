@@ -6,8 +6,9 @@ import Domain
 public enum HashChain {
     public static let genesis = [UInt8](repeating: 0, count: 32)
 
-    /// The chain value after an event whose canonical form (without `hash`) is `canonical`.
-    public static func next(after previous: some Sequence<UInt8>, canonical: [UInt8]) -> [UInt8] {
+    /// The chain value after an event whose canonical form (without `hash`) is `canonical`, followed by
+    /// `rest` when given in two parts.
+    public static func next(after previous: some Sequence<UInt8>, canonical: [UInt8], _ rest: [UInt8] = []) -> [UInt8] {
         var hasher = SHA256()
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { hex in
             var i = 0
@@ -20,6 +21,7 @@ public enum HashChain {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(hex))
         }
         canonical.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        if !rest.isEmpty { rest.withUnsafeBytes { hasher.update(bufferPointer: $0) } }
         return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 

@@ -20,12 +20,12 @@ public struct LogWriter {
         head = try reader.head()
     }
 
-    /// The chain value `event` would have if it were appended next; `data` is its payload's canonical
-    /// JSON when already made.
-    public func nextHash(_ event: Event, data: [UInt8]? = nil) -> [UInt8] {
-        scratch.canonical.reset()
-        EventJSON.appendCanonical(event, seq: head.seq + 1, data: data, to: &scratch.canonical)
-        return HashChain.next(after: head.hash, canonical: scratch.canonical.bytes)
+    /// The chain value `event` would have if it were appended next; `canonicalHead` is the start of its
+    /// canonical form (`EventJSON.canonicalHead`) when already made.
+    public func nextHash(_ event: Event, canonicalHead: [UInt8]? = nil) -> [UInt8] {
+        let canonicalHead = canonicalHead ?? EventJSON.canonicalHead(at: event.at, actor: event.actor, payload: event.payload)
+        EventJSON.appendCanonicalTail(id: event.id, seq: head.seq + 1, type: event.type, to: &scratch.canonical)
+        return HashChain.next(after: head.hash, canonical: canonicalHead, scratch.canonical.bytes)
     }
 
     /// Appends `event` at the next seq, with its chain value `hash` (`nextHash`), and returns it logged.

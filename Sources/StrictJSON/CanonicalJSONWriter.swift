@@ -27,6 +27,13 @@ public struct CanonicalJSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Empties the output and goes on as within an object whose start was written elsewhere: the next
+    /// key is written after a comma (the rest of an event's out form after its head).
+    public mutating func continueObject() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = true
+    }
+
     public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))

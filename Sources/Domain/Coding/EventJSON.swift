@@ -82,48 +82,53 @@ public enum EventJSON {
             throw EventError(type: type, field: error)
         }
         return IncomingEvent(id: id, at: at, actor: actor, payload: payload, claimedSeq: claimedSeq, claimedHash: claimedHash,
-                             canonicalData: canonicalData(payload))
+                             canonicalHead: canonicalHead(at: at, actor: actor, payload: payload))
     }
 
     /// The canonical out form (events.md §2): `{"actor","at","data","hash"?,"id","seq","type"}` in RFC 8785 form.
-    /// Without `hash` it is what the chain hashes; with it, an exported line. `data`, when given, is the
-    /// payload's canonical JSON made earlier (`IncomingEvent.canonicalData`).
-    public static func canonical(_ event: Event, seq: UInt64, hash: [UInt8]? = nil, data: [UInt8]? = nil) -> [UInt8] {
+    /// Without `hash` it is what the chain hashes; with it, an exported line.
+    public static func canonical(_ event: Event, seq: UInt64, hash: [UInt8]? = nil) -> [UInt8] {
         var sink = CanonicalFieldSink(writer: CanonicalJSONWriter())
-        writeCanonical(event, seq: seq, hash: hash, data: data, into: &sink)
+        writeHead(at: event.at, actor: event.actor, payload: event.payload, into: &sink)
+        if let hash { sink.string("hash", Hex.encode(hash)) }
+        writeTail(id: event.id, seq: seq, type: event.type, into: &sink)
         return sink.writer.bytes
     }
 
-    /// `canonical` without `hash`, appended to `writer` (which an appender reuses from one event to the next).
-    public static func appendCanonical(_ event: Event, seq: UInt64, data: [UInt8]?, to writer: inout CanonicalJSONWriter) {
+    /// The start of the out form, from its `{` through `data`: the part that does not depend on the log
+    /// (no id, seq or hash), which an import makes on the thread that decodes (`IncomingEvent.canonicalHead`).
+    public static func canonicalHead(at: Timestamp, actor: String, payload: Payload) -> [UInt8] {
+        var sink = CanonicalFieldSink(writer: CanonicalJSONWriter(reservingCapacity: 512))
+        writeHead(at: at, actor: actor, payload: payload, into: &sink)
+        return sink.writer.bytes
+    }
+
+    /// The rest of the out form without `hash`, after its head: `,"id":…,"seq":…,"type":…}`, appended to
+    /// `writer` (which an appender reuses from one event to the next).
+    public static func appendCanonicalTail(id: String, seq: UInt64, type: EventType, to writer: inout CanonicalJSONWriter) {
         var sink = CanonicalFieldSink(writer: CanonicalJSONWriter(reservingCapacity: 0))
         // Swapped in and out, so that the buffer has one owner and is written in place.
         swap(&sink.writer, &writer)
-        writeCanonical(event, seq: seq, hash: nil, data: data, into: &sink)
+        sink.writer.continueObject()
+        writeTail(id: id, seq: seq, type: type, into: &sink)
         swap(&sink.writer, &writer)
     }
 
-    /// The canonical JSON of a payload: the `data` member of the out form.
-    public static func canonicalData(_ payload: Payload) -> [UInt8] {
-        var sink = CanonicalFieldSink(writer: CanonicalJSONWriter(reservingCapacity: 384))
+    private static func writeHead(at: Timestamp, actor: String, payload: Payload, into sink: inout CanonicalFieldSink) {
+        sink.writer.beginObject()
+        sink.string("actor", actor)
+        sink.writer.key("at")
+        sink.writer.plainString { at.appendText(to: &$0) }
+        sink.writer.key("data")
         sink.writer.beginObject()
         payload.write(to: &sink)
         sink.writer.endObject()
-        return sink.writer.bytes
     }
 
-    private static func writeCanonical(_ event: Event, seq: UInt64, hash: [UInt8]?, data: [UInt8]?,
-                                       into sink: inout CanonicalFieldSink) {
-        sink.writer.beginObject()
-        sink.string("actor", event.actor)
-        sink.writer.key("at")
-        sink.writer.plainString { event.at.appendText(to: &$0) }
-        sink.writer.key("data")
-        sink.writer.canonicalValue(data ?? canonicalData(event.payload))
-        if let hash { sink.string("hash", Hex.encode(hash)) }
-        sink.string("id", event.id)
+    private static func writeTail(id: String, seq: UInt64, type: EventType, into sink: inout CanonicalFieldSink) {
+        sink.string("id", id)
         sink.integer("seq", Int64(seq))
-        sink.choice("type", event.type)
+        sink.choice("type", type)
         sink.writer.endObject()
     }
 }

@@ -36,14 +36,14 @@ public struct IncomingEvent: Sendable, Equatable {
     public var payload: Payload
     public var claimedSeq: UInt64?
     public var claimedHash: [UInt8]?
-    /// The canonical JSON of `payload` (the out form's `data`), made where the event was decoded, so that
-    /// an import can make it on another thread than the one that appends.
-    public var canonicalData: [UInt8]?
+    /// The start of the event's canonical out form, through `data` (`EventJSON.canonicalHead`), made where
+    /// the event was decoded, so that an import makes it on another thread than the one that appends.
+    public var canonicalHead: [UInt8]?
 
     public init(id: String? = nil, at: Timestamp, actor: String, payload: Payload,
-                claimedSeq: UInt64? = nil, claimedHash: [UInt8]? = nil, canonicalData: [UInt8]? = nil) {
+                claimedSeq: UInt64? = nil, claimedHash: [UInt8]? = nil, canonicalHead: [UInt8]? = nil) {
         self.id = id; self.at = at; self.actor = actor; self.payload = payload
-        self.claimedSeq = claimedSeq; self.claimedHash = claimedHash; self.canonicalData = canonicalData
+        self.claimedSeq = claimedSeq; self.claimedHash = claimedHash; self.canonicalHead = canonicalHead
     }
 
     public var type: EventType { payload.type }

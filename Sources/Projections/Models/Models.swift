@@ -304,7 +304,9 @@ public final class Models: RuleState {
     // MARK: Applying events
 
     /// Changes the models by one event that has passed the rules and is in the log at `logged.seq`.
-    public func apply(_ logged: LoggedEvent) throws {
+    /// `prepared` is the event's scan made ready on another thread before its seq was known (an import's
+    /// decoding thread: `PreparedScan.init(at:actor:scan:)`), when it is a scan.
+    public func apply(_ logged: LoggedEvent, prepared: PreparedScan? = nil) throws {
         let e = logged.event
         try count(e.type, at: e.at, seq: logged.seq)
         switch e.payload {
@@ -345,8 +347,8 @@ public final class Models: RuleState {
             if mode == .replaying {
                 _ = try count(CountedScan(at: e.at, actor: e.actor, category: p.category, isCounterfeit: p.result == .counterfeit))
             } else {
-                let scan = PreparedScan(seq: logged.seq, at: e.at, actor: e.actor, scan: p)
-                try list(scan, place: try count(scan.counted))
+                let scan = prepared ?? PreparedScan(at: e.at, actor: e.actor, scan: p)
+                try list(scan, seq: logged.seq, place: try count(scan.counted))
             }
 
         case .counterfeitReported(let p):
@@ -420,7 +422,7 @@ public final class Models: RuleState {
     public func apply(_ scan: PreparedScan) throws {
         precondition(mode != .replaying, "a replay over a borrowed scan list counts scans (apply(counted:seq:))")
         try count(.scanRecorded, at: scan.counted.at, seq: scan.seq)
-        try list(scan, place: try count(scan.counted))
+        try list(scan, seq: scan.seq, place: try count(scan.counted))
     }
 
     /// Applies a scan to a replay over a borrowed scan list, which needs only the scan's counts.
@@ -465,8 +467,9 @@ public final class Models: RuleState {
     }
 
     /// Adds a scan to the scan list and its indexes (by scanId, by actor, by code); a rebuild only sums
-    /// the list's entries.
-    private func list(_ scan: PreparedScan, place: (ordinal: UInt32, ofActor: UInt32)) throws {
+    /// the list's entries. The row's header gets its `seq` here: a scan made ready before it was logged
+    /// has none.
+    private func list(_ scan: PreparedScan, seq: UInt64, place: (ordinal: UInt32, ofActor: UInt32)) throws {
         let seen: UInt32
         if mode == .rebuilding {
             // A rebuild holds every code (see below), and the codes table stays empty until `flush`: one
@@ -488,6 +491,7 @@ public final class Models: RuleState {
                 var row: [UInt8] = []
                 row.reserveCapacity(header.count + tailBuffer.count)
                 row.append(contentsOf: header)
+                ScanRow.setSeq(seq, inHeader: &row)
                 row.append(contentsOf: tailBuffer)
                 try tables.insert(.scans, Models.ordinalKey(place.ordinal), row)
                 try tables.insert(.scanIds, Array(scanId), place.ordinal.bigEndianBytes)

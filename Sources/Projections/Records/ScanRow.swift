@@ -109,6 +109,11 @@ public struct ScanRow: Sendable, Equatable {
         text.append(0)
     }
 
+    /// Sets the seq of the row whose header starts `row` (its first field).
+    static func setSeq(_ seq: UInt64, inHeader row: inout [UInt8]) {
+        row.withUnsafeMutableBytes { $0.storeBytes(of: seq.littleEndian, toByteOffset: 0, as: UInt64.self) }
+    }
+
     /// Appends what follows the header: `seenBefore` and the report.
     func appendTail(to bytes: inout [UInt8]) {
         ScanRow.appendTail(seenBefore: seenBefore, report: report, to: &bytes)
@@ -231,10 +236,11 @@ public struct PreparedScan: Sendable {
         var actor: UInt64
     }
 
-    /// A scan decoded from the interchange form (`import`, a command).
-    public init(seq: UInt64, at: Timestamp, actor: String, scan: ScanRecorded) {
+    /// A scan decoded from the interchange form (`import`, a command), made before it is logged: `seq` is
+    /// 0, in the header too, until `Models` lists it at its seq (`ScanRow.setSeq`).
+    public init(at: Timestamp, actor: String, scan: ScanRecorded) {
         let counted = CountedScan(at: at, actor: actor, category: scan.category, isCounterfeit: scan.result == .counterfeit)
-        self = ScanText.with(scan) { PreparedScan(seq: seq, counted: counted, text: $0, hashed: false) }
+        self = ScanText.with(scan) { PreparedScan(seq: 0, counted: counted, text: $0, hashed: false) }
     }
 
     /// A stored scan, read in place (a rebuild).

@@ -48,7 +48,7 @@ struct ImportCommand: ParsableCommand {
                     try batch.forEach { line in
                         bytesRead = line.bytesRead
                         do {
-                            switch try appender.append(line.event) {
+                            switch try appender.append(line.event, prepared: line.prepared) {
                             case .appended: appended += 1
                             case .existing: existing += 1
                             }
