@@ -26,6 +26,9 @@ public final class Models: RuleState {
     private var cachedTotals: LogTotals?
     private var totalsDirty = false
     private var pending = PendingIndexes()
+    /// The codes the `codes` table may hold, from the first time this write's held codes are written
+    /// (a large write: `CodeFilter`).
+    private var codeFilter: CodeFilter?
     /// In a rebuild, the digest of the scan list as the log gives it, to check the stored one against.
     public private(set) var scanListDigest = ScanListDigest()
     /// What follows a new scan's row header (`ScanRow.appendTail`), made in the same buffer each time.
@@ -170,6 +173,13 @@ public final class Models: RuleState {
         guard !pending.isEmpty else { return }
         let codes = pending.codeCounts.sorted { $0.key < $1.key }
         try tables.put(.codes, sorted: codes.map { ($0.key.storedKey, $0.value.bigEndianBytes) })
+        if mode != .rebuilding {
+            if codeFilter == nil || codeFilter!.count + codes.count > codeFilter!.capacity {
+                try makeCodeFilter(holding: codes.count)
+            } else {
+                for (digest, _) in codes { codeFilter!.insert(digest) }
+            }
+        }
         for (actor, added) in pending.actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             try tables.put(.scansByActor, sorted: added.ordinals.enumerated().map { i, ordinal in
                 (Models.actorScanKey(actor, added.firstN + UInt32(i)), ordinal.bigEndianBytes)
@@ -258,9 +268,22 @@ public final class Models: RuleState {
         }
     }
 
+    /// A code filter of every code in the `codes` table, with room for as many again (and at least a
+    /// million) beyond `more`: the table is read once, and again only when the filter is full.
+    private func makeCodeFilter(holding more: Int) throws {
+        let stored = codeFilter.map { $0.count + more } ?? 0
+        var filter = CodeFilter(capacity: max(2 * (stored + more), 1 << 20))
+        try tables.forEach(.codes, prefix: []) { key, _ in
+            key.withUnsafeBytes { filter.insert(CodeDigest(storedKey: $0)) }
+            return true
+        }
+        codeFilter = filter
+    }
+
     /// How many scans had the code with this digest.
     private func codeCount(_ digest: CodeDigest) throws -> UInt32 {
         if let count = pending.codeCounts[digest] { return count }
+        if let codeFilter, !codeFilter.mayContain(digest) { return 0 }
         return try tables.withValue(.codes, digest.storedKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
     }
 

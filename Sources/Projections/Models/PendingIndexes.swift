@@ -14,6 +14,12 @@ struct CodeDigest: Hashable, Sendable {
         }
     }
 
+    /// The digest a stored key holds (`storedKey`).
+    init(storedKey bytes: UnsafeRawBufferPointer) {
+        high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+
     /// The stored key, big-endian, so that the table's order is the order of `(high, low)`.
     var storedKey: [UInt8] { withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) } }
 
