@@ -7,7 +7,8 @@ import Glibc
 /// events.md as it goes: types, lengths, patterns, word lists, ranges, no `null`, and (in `finish`) no
 /// unknown keys.
 ///
-/// Nested objects are entered through a stack of frames so that error paths read like `data.address.city`.
+/// Nested objects are entered through frames (the object being read, and those it is nested in) so that
+/// error paths read like `data.address.city`.
 struct JSONFieldSource<Object: FieldObject>: FieldSource {
     private struct Frame {
         var object: Object
@@ -33,19 +34,20 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
         var next = 0
     }
 
-    private var frames: [Frame]
+    /// The object being read. Kept apart from `outer`: every field read changes it, and a frame of an
+    /// array would be looked up, checked for being unique, and copied at each read.
+    private var frame: Frame
+    /// The objects `frame` is nested in, outermost first (none for `data` itself, so no allocation).
+    private var outer: [Frame] = []
 
     private typealias Found = FieldValue<Object>
 
     init(object: Object, path: String) {
-        frames = []
-        frames.reserveCapacity(3)  // data, and the objects nested in it: one allocation
-        frames.append(Frame(object: object, path: path))
+        frame = Frame(object: object, path: path)
     }
 
     /// Refuses any key of the current object that was not asked for.
     func finish() throws(FieldError) {
-        let frame = frames[frames.count - 1]
         guard frame.found < frame.object.count else { return }
         for index in 0..<frame.object.count where !frame.isMatched(index) {
             throw FieldError(path: join(frame.path, frame.object.key(at: index)), rule: "unknown key")
@@ -53,18 +55,17 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
     }
 
     private mutating func value(_ key: StaticString) throws(FieldError) -> Found? {
-        let top = frames.count - 1
-        guard let index = frames[top].object.index(of: key, from: frames[top].next) else { return nil }
-        frames[top].next = index + 1
-        frames[top].match(index)
-        let value = frames[top].object.member(at: index)
+        guard let index = frame.object.index(of: key, from: frame.next) else { return nil }
+        frame.next = index + 1
+        frame.match(index)
+        let value = frame.object.member(at: index)
         if case .value(.null) = value {
             throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
         }
         return value
     }
 
-    private func path(_ key: StaticString) -> String { join(frames[frames.count - 1].path, key.description) }
+    private func path(_ key: StaticString) -> String { join(frame.path, key.description) }
 
     private func required(_ key: StaticString, _ v: Found?) throws(FieldError) -> Found {
         guard let v else { throw FieldError(path: path(key), rule: "is required") }
@@ -175,8 +176,9 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
     private mutating func nested<T>(_ key: StaticString, _ v: Found,
                                     _ body: (inout JSONFieldSource) throws(FieldError) -> T) throws(FieldError) -> T {
         guard case .object(let o) = v else { throw FieldError(path: path(key), rule: "must be an object, got \(v.kind)") }
-        frames.append(Frame(object: o, path: path(key)))
-        defer { frames.removeLast() }
+        outer.append(frame)
+        frame = Frame(object: o, path: path(key))
+        defer { frame = outer.removeLast() }
         let result = try body(&self)
         try finish()
         return result
@@ -192,7 +194,7 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
     }
 
     mutating func has(_ key: StaticString) -> Bool {
-        frames[frames.count - 1].object.index(of: key, from: 0) != nil
+        frame.object.index(of: key, from: 0) != nil
     }
 }
 
