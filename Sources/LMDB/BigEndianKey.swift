@@ -18,6 +18,11 @@ extension FixedWidthInteger {
         withBigEndianBytes { Array($0) }
     }
 
+    /// Appends the big-endian bytes to `bytes` (a key built of parts).
+    public func appendBigEndianBytes(to bytes: inout [UInt8]) {
+        withBigEndianBytes { bytes.append(contentsOf: $0) }
+    }
+
     /// Reads an integer written by `withBigEndianBytes`; `nil` when `bytes`
     /// is not exactly `MemoryLayout<Self>.size` long.
     @inlinable

@@ -197,7 +197,8 @@ final class MapPager: @unchecked Sendable {
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), maps) != nil {
             // start-end perms offset dev inode path: the map is a shared mapping of the data file.
-            let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
+            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
             let bounds = fields.first?.split(separator: "-") ?? []
             guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16),
                   start <= target, target < end else { continue }

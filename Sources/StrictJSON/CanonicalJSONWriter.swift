@@ -56,10 +56,16 @@ public struct CanonicalJSONWriter: Sendable {
         needsComma = true
     }
 
-    /// The next member's key; its value follows with one of the value methods.
+    /// The next member's key; its value follows with one of the value methods. A key given in the code
+    /// is a field name of printable ASCII without `"` or `\`, which JSON writes as it is: it is not scanned
+    /// for characters to escape.
     public mutating func key(_ key: StaticString) {
         separate()
-        key.withUTF8Buffer { appendQuoted($0) }
+        assert(key.withUTF8Buffer { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } },
+               "a field name written as it is")
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }

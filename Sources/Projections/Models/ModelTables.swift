@@ -35,7 +35,7 @@ public protocol ModelTables: AnyObject {
     /// Stores a value under a key the table does not hold yet (cheaper than `put` for keys that grow).
     func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws
     /// Stores every entry, replacing existing ones; `entries` come in key order.
-    func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws
+    func put(_ table: ModelTable, sorted entries: SortedEntries) throws
     func delete(_ table: ModelTable, _ key: [UInt8]) throws
     /// Calls `body` with every entry whose key starts with `prefix`, in key order, until it returns false.
     func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws
@@ -48,7 +48,41 @@ extension ModelTables {
     }
 
     /// Tables in memory gain nothing from the order: one `put` each.
-    public func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
-        for (key, value) in entries { try put(table, key, value) }
+    public func put(_ table: ModelTable, sorted entries: SortedEntries) throws {
+        try entries.forEach { key, value in try put(table, Array(key), Array(value)) }
+    }
+}
+
+/// Index entries of one shape in key order, laid end to end in one buffer: each a key of `keyWidth` bytes,
+/// then a value of `valueWidth` bytes. The held index entries of a large write (a million and more) are
+/// written so, without an array for each key and each value.
+public struct SortedEntries {
+    private var bytes: [UInt8] = []
+    private let keyWidth: Int
+    private let valueWidth: Int
+
+    init(keyWidth: Int, valueWidth: Int, capacity: Int) {
+        self.keyWidth = keyWidth
+        self.valueWidth = valueWidth
+        bytes.reserveCapacity(capacity * (keyWidth + valueWidth))
+    }
+
+    /// Appends an entry, after every one before it in key order; `write` appends its key, then its value.
+    mutating func append(_ write: (inout [UInt8]) -> Void) {
+        let start = bytes.count
+        write(&bytes)
+        precondition(bytes.count - start == keyWidth + valueWidth, "an entry of the entries' shape")
+    }
+
+    /// Calls `body` with each entry's key and value, in order; the bytes live only for the call.
+    func forEach(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try bytes.withUnsafeBytes { all in
+            var at = 0
+            while at < all.count {
+                try body(UnsafeRawBufferPointer(rebasing: all[at..<(at + keyWidth)]),
+                         UnsafeRawBufferPointer(rebasing: all[(at + keyWidth)..<(at + keyWidth + valueWidth)]))
+                at += keyWidth + valueWidth
+            }
+        }
     }
 }

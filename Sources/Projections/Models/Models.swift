@@ -172,7 +172,14 @@ public final class Models: RuleState {
     private func writePendingIndexes() throws {
         guard !pending.isEmpty else { return }
         let codes = pending.codeCounts.sorted { $0.key < $1.key }
-        try tables.put(.codes, sorted: codes.map { ($0.key.storedKey, $0.value.bigEndianBytes) })
+        var codeEntries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
+        for (digest, count) in codes {
+            codeEntries.append { bytes in
+                digest.appendStoredKey(to: &bytes)
+                count.appendBigEndianBytes(to: &bytes)
+            }
+        }
+        try tables.put(.codes, sorted: codeEntries)
         if mode != .rebuilding {
             if codeFilter == nil || codeFilter!.count + codes.count > codeFilter!.capacity {
                 try makeCodeFilter(holding: codes.count)
@@ -181,9 +188,14 @@ public final class Models: RuleState {
             }
         }
         for (actor, added) in pending.actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            try tables.put(.scansByActor, sorted: added.ordinals.enumerated().map { i, ordinal in
-                (Models.actorScanKey(actor, added.firstN + UInt32(i)), ordinal.bigEndianBytes)
-            })
+            var entries = SortedEntries(keyWidth: actor.utf8.count + 5, valueWidth: 4, capacity: added.ordinals.count)
+            for (i, ordinal) in added.ordinals.enumerated() {
+                entries.append { bytes in
+                    Models.appendActorScanKey(actor, added.firstN + UInt32(i), to: &bytes)
+                    ordinal.appendBigEndianBytes(to: &bytes)
+                }
+            }
+            try tables.put(.scansByActor, sorted: entries)
         }
         pending = PendingIndexes()
     }
@@ -249,10 +261,16 @@ public final class Models: RuleState {
     public func scanCount(actor: String) throws -> UInt32 { UInt32(try stats(.actor(actor)).total) }
 
     static func actorScanKey(_ actor: String, _ n: UInt32) -> [UInt8] {
-        var key = Array(actor.utf8)
-        key.append(0)
-        key.append(contentsOf: n.bigEndianBytes)
+        var key: [UInt8] = []
+        appendActorScanKey(actor, n, to: &key)
         return key
+    }
+
+    /// The key of `actor`'s `n`-th scan in `scansByActor`: the actor, a 0 byte, `n` big-endian.
+    static func appendActorScanKey(_ actor: String, _ n: UInt32, to key: inout [UInt8]) {
+        key.append(contentsOf: actor.utf8)
+        key.append(0)
+        n.appendBigEndianBytes(to: &key)
     }
 
     /// The ordinal of `actor`'s `n`-th scan (1-based).

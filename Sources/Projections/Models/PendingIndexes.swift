@@ -21,7 +21,15 @@ struct CodeDigest: Hashable, Sendable {
     }
 
     /// The stored key, big-endian, so that the table's order is the order of `(high, low)`.
-    var storedKey: [UInt8] { withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) } }
+    var storedKey: [UInt8] {
+        var key: [UInt8] = []
+        appendStoredKey(to: &key)
+        return key
+    }
+
+    func appendStoredKey(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
+    }
 
     static func < (a: CodeDigest, b: CodeDigest) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }

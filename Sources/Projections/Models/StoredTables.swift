@@ -42,10 +42,10 @@ public final class StoredTables: ModelTables {
 
     /// Appends without searching the tree while the entries sort after every key in it (an emptied table,
     /// in `rebuild`), then puts the rest.
-    public func put(_ table: ModelTable, sorted entries: [([UInt8], [UInt8])]) throws {
+    public func put(_ table: ModelTable, sorted entries: SortedEntries) throws {
         let db = databases[table.rawValue]
         var appending = true
-        for (key, value) in entries {
+        try entries.forEach { key, value in
             if appending { appending = try transaction.appendIfLast(db, key, value) }
             if !appending { try transaction.put(db, key, value) }
         }
