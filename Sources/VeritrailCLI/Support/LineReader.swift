@@ -2,22 +2,31 @@
 import Glibc
 #endif
 
-/// Reads NDJSON input line by line in 1 MiB chunks, so that a file of any size streams through
-/// (cli.md `import FILE|-`). Lines end in `\n`; a `\r` before it is dropped.
+/// Reads NDJSON input line by line (cli.md `import FILE|-`). Lines end in `\n`; a `\r` before it is
+/// dropped.
 ///
-/// It can start over (`rewind`), because a write transaction runs its body again when the store grows;
-/// input that can not seek (a pipe) is first spooled to an unlinked temporary file.
+/// The input is mapped and its lines are handed out in place: no copy into a buffer, none from the kernel.
+/// The pages read are dropped from the process as it goes (every 8 MiB), so a file of any size streams
+/// through in little memory; they stay in the page cache. Input that can not be mapped (a pipe) is first
+/// spooled to an unlinked temporary file. Like any mapped file, the input must not be cut short while it is
+/// read.
+///
+/// It can start over (`rewind`), because a write transaction runs its body again when the store grows.
 final class LineReader {
     private var fd: Int32
     private var ownsDescriptor: Bool
-    private var buffer: [UInt8] = []
-    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
-    private var start = 0
-    private var atEnd = false
+    /// The whole input, mapped read-only; nil when it is empty.
+    private var map: UnsafeRawBufferPointer?
+    /// Where the next line starts.
+    private var position = 0
+    /// How far the pages read have been dropped from the process.
+    private var dropped = 0
     /// The number of the last line returned (1-based).
     private(set) var lineNumber = 0
     /// How many bytes of the input have been read so far.
     private(set) var bytesRead = 0
+
+    private static let dropInterval = 8 << 20
 
     /// Opens `path`, or stdin for `-`.
     init(path: String) throws(Failure) {
@@ -31,10 +40,18 @@ final class LineReader {
             }
             ownsDescriptor = true
         }
-        if lseek(fd, 0, SEEK_CUR) < 0 { try spool() }
+        var info = stat()
+        if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG { try spool() }
+        let size = self.size
+        guard size > 0 else { return }
+        guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+            throw Failure.refused("can not read \(path): \(String(cString: strerror(errno)))")
+        }
+        _ = madvise(base, size, MADV_SEQUENTIAL)
+        map = UnsafeRawBufferPointer(start: base, count: size)
     }
 
-    /// Copies the unseekable input to an unlinked temporary file and reads from that instead.
+    /// Copies the input that is not a regular file to an unlinked temporary file and reads from that instead.
     private func spool() throws(Failure) {
         var template = Array("/tmp/veritrail-input-XXXXXX".utf8CString)
         let copy = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -51,7 +68,6 @@ final class LineReader {
         if ownsDescriptor { close(fd) }
         fd = copy
         ownsDescriptor = true
-        lseek(fd, 0, SEEK_SET)
     }
 
     /// The size of the input in bytes.
@@ -62,57 +78,44 @@ final class LineReader {
 
     /// Starts again from the first line.
     func rewind() {
-        lseek(fd, 0, SEEK_SET)
-        buffer.removeAll(keepingCapacity: true)
-        start = 0
-        atEnd = false
+        position = 0
+        dropped = 0
         lineNumber = 0
         bytesRead = 0
     }
 
     deinit {
+        if let map { munmap(UnsafeMutableRawPointer(mutating: map.baseAddress!), map.count) }
         if ownsDescriptor { close(fd) }
-        chunk.deallocate()
     }
 
-    /// Calls `body` with the next line's bytes (without its line end), or returns false at the end.
+    /// Calls `body` with the next line's bytes (without its line end), or returns false at the end. The
+    /// bytes live only for the call.
     func next(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-                lineNumber += 1
-                try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
-                start = newline + 1
-                return true
-            }
-            if atEnd {
-                guard start < buffer.count else { return false }
-                var end = buffer.count
-                if buffer[end - 1] == 0x0D { end -= 1 }
-                lineNumber += 1
-                try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
-                start = buffer.count
-                return true
-            }
-            try fill()
+        guard let map, position < map.count, let base = map.baseAddress else { return false }
+        let lineEnd: Int
+        if let newline = memchr(base + position, 0x0A, map.count - position) {
+            lineEnd = UnsafeRawPointer(newline) - base
+        } else {
+            lineEnd = map.count
         }
+        var end = lineEnd
+        if end > position && map[end - 1] == 0x0D { end -= 1 }
+        lineNumber += 1
+        bytesRead = min(lineEnd + 1, map.count)
+        try body(UnsafeRawBufferPointer(rebasing: map[position..<end]))
+        position = lineEnd + 1
+        if position - dropped >= Self.dropInterval { dropRead() }
+        return true
     }
 
-    /// Reads the next chunk into `chunk` (allocated once) and appends what came to the buffer.
-    private func fill() throws {
-        if start > 0 {
-            buffer.removeSubrange(0..<start)
-            start = 0
-        }
-        var n: Int
-        repeat {
-            n = read(fd, chunk.baseAddress!, chunk.count)
-        } while n < 0 && errno == EINTR
-        guard n >= 0 else { throw Failure.refused("can not read the input: \(String(cString: strerror(errno)))") }
-        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
-        bytesRead += n
-        if n == 0 { atEnd = true }
+    /// Drops the whole pages before the next line from the process (not from the page cache).
+    private func dropRead() {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let through = position / page * page
+        guard through > dropped, let base = map?.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + dropped), through - dropped, MADV_DONTNEED)
+        dropped = through
     }
 }
 
