@@ -31,10 +31,13 @@ struct MappedSpan {
     /// Drops the span's whole pages from the resident set and starts a new span.
     mutating func release() {
         defer { self = MappedSpan() }
+        // An empty span (nothing read since the last release) has `low` at `UInt.max`, where rounding up
+        // would overflow.
+        guard low < high else { return }
         let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
         let first = (low + page - 1) / page * page
         let end = high / page * page
-        guard low < high, first < end, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        guard first < end, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
         // Fails only for a range that is not mapped, which leaves nothing to release.
         _ = madvise(start, Int(end - first), Int32(MADV_DONTNEED))
     }

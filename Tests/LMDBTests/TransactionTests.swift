@@ -26,6 +26,22 @@ struct TransactionTests {
         }
     }
 
+    /// Releasing the pages read, with none read since the last release, does nothing (a rebuild of a long
+    /// run of scans releases on a schedule, whether its transaction read or not).
+    @Test func releasingReadPagesWithNoneReadDoesNothing() throws {
+        try withTemporaryEnvironment { environment, _ in
+            let db = try environment.openDatabase("items", flags: .create)
+            try environment.write { txn throws in try txn.put(db, Array("alpha".utf8), [1, 2, 3]) }
+            try environment.read { txn throws in
+                txn.releaseReadPages()
+                #expect(try txn.get(db, Array("alpha".utf8))?.bytes == [1, 2, 3])
+                txn.releaseReadPages()
+                txn.releaseReadPages()
+                #expect(try txn.get(db, Array("alpha".utf8))?.bytes == [1, 2, 3])
+            }
+        }
+    }
+
     @Test func noOverwriteThrowsKeyExists() throws {
         try withTemporaryEnvironment { environment, _ in
             let db = try environment.openDatabase(nil)
