@@ -2,7 +2,7 @@ import Domain
 @testable import Engine
 import Foundation
 import LMDB
-import Projections
+@testable import Projections
 import XCTest
 
 /// `rebuild` leaves a stored scan list alone when it is what the log gives, and writes every table again
@@ -64,6 +64,37 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(try answers(store), before)
         let r = try ok(["rebuild", "--store", store.path, "--json"])
         XCTAssertEqual(jsonObject(r.stdout)?["scanListRewritten"] as? Bool, false, r.stdout)
+    }
+
+    /// An import past `PendingIndexes.limit` distinct codes writes the codes it held, then counts codes
+    /// through the code filter (`CodeFilter`): codes scanned before the write are found in the table, new
+    /// ones are not. The stored scan list must be what a rebuild makes of the log. The 30 MB file also
+    /// takes the import's reader past several drops of the pages it read.
+    func testCodesAreCountedAcrossTheHeldCodesLimit() throws {
+        let distinct = PendingIndexes.limit + 4_000
+        let setup = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T09:00:00Z")]
+        var lines = setup
+        lines.reserveCapacity(distinct + 3_000)
+        for i in 0..<distinct { lines.append(Ev.scan("s-\(i)", by: "ines", at: "2026-11-02T00:00:00Z", code: "C-\(i)")) }
+        // Codes written to the table (the first ones), held codes (the last ones), and new codes.
+        let again = [0, 1, 2_999, distinct - 1, distinct - 2]
+        for (n, i) in again.enumerated() {
+            lines.append(Ev.scan("again-\(n)", by: "ines", at: "2026-11-03T00:00:00Z", code: "C-\(i)"))
+        }
+        lines.append(Ev.scan("again-twice", by: "ines", at: "2026-11-03T00:00:00Z", code: "C-0"))
+        for i in 0..<2_000 { lines.append(Ev.scan("new-\(i)", by: "ines", at: "2026-11-03T00:00:00Z", code: "N-\(i)")) }
+
+        let store = temporaryPath()
+        try importOK(try ndjsonFile(lines), into: store)
+        func seenBefore(_ scanId: String) throws -> Int? {
+            jsonObject(try ok(["show", scanId, "--json", "--store", store.path]).stdout)?["seenBefore"] as? Int
+        }
+        for n in again.indices { XCTAssertEqual(try seenBefore("again-\(n)"), 1, "again-\(n)") }
+        XCTAssertEqual(try seenBefore("again-twice"), 2)
+        XCTAssertEqual(try seenBefore("new-1999"), 0)
+        XCTAssertEqual(try seenBefore("s-\(distinct - 1)"), 0)
+        XCTAssertFalse(try rebuild(store).rewroteScanList)
     }
 
     func testRebuildWritesAStaleScanListAgain() throws {
