@@ -1,0 +1,21 @@
+@testable import Projections
+import XCTest
+
+/// The code filter never forgets a code it holds (a code scanned before must be looked up), and seldom
+/// claims one it does not (each such claim costs a search of the codes table, nothing more).
+final class CodeFilterTests: XCTestCase {
+    private func digest(_ code: String) -> CodeDigest {
+        Array(code.utf8).withUnsafeBytes { CodeDigest(utf8: $0) }
+    }
+
+    func testHoldsEveryCodeAndFewOthers() {
+        var filter = CodeFilter(capacity: 10_000)
+        for i in 0..<10_000 { filter.insert(digest("held-\(i)")) }
+        XCTAssertFalse(filter.isFull)
+        for i in 0..<10_000 { XCTAssertTrue(filter.mayContain(digest("held-\(i)")), "held-\(i)") }
+        let claimed = (0..<100_000).filter { filter.mayContain(digest("other-\($0)")) }.count
+        XCTAssertLessThan(claimed, 1_000, "about 1 in 400 is expected at capacity")
+        filter.insert(digest("one more"))
+        XCTAssertTrue(filter.isFull)
+    }
+}
