@@ -201,6 +201,14 @@ public struct ScannedObject {
         }
     }
 
+    /// Calls `body` with the bytes of member `i`'s value when it is a string (nil when it is not): the
+    /// string's UTF-8, as the scanner takes only strings without escapes.
+    public func withString<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        let m = member(i)
+        guard m.kind == .string else { return nil }
+        return body(UnsafeRawBufferPointer(start: bytes + Int(m.valueStart), count: Int(m.valueCount)))
+    }
+
     /// The value of member `i` when it is an object.
     public func object(at i: Int) -> ScannedObject? {
         let m = member(i)

@@ -18,6 +18,9 @@ public protocol FieldObject {
     func value(at i: Int) -> JSONValue?
     /// The value of member `i` when it is an object.
     func object(at i: Int) -> Self?
+    /// Calls `body` with the UTF-8 of member `i`'s value when it is a string (nil when it is not): for
+    /// a reader that compares it without making a `String`.
+    func withString<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R?
 }
 
 /// A member's value as a reader finds it: a value, or an object (which a `FieldObject` gives apart).
@@ -67,6 +70,11 @@ extension JSONObject: FieldObject {
     public func object(at i: Int) -> JSONObject? {
         if case .object(let o) = members[i].value { return o }
         return nil
+    }
+
+    public func withString<R>(at i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        guard case .string(var s) = members[i].value else { return nil }
+        return s.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 }
 

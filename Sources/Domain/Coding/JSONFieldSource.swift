@@ -55,9 +55,19 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
     }
 
     private mutating func value(_ key: StaticString) throws(FieldError) -> Found? {
+        guard let index = find(key) else { return nil }
+        return try value(key, at: index)
+    }
+
+    /// The index of the member `key`, which is then read.
+    private mutating func find(_ key: StaticString) -> Int? {
         guard let index = frame.object.index(of: key, from: frame.next) else { return nil }
         frame.next = index + 1
         frame.match(index)
+        return index
+    }
+
+    private func value(_ key: StaticString, at index: Int) throws(FieldError) -> Found {
         let value = frame.object.member(at: index)
         if case .value(.null) = value {
             throw FieldError(path: path(key), rule: "must not be null (leave the key out instead)")
@@ -144,13 +154,27 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
         return c
     }
 
+    /// A word is looked for among the choices in the member's bytes, without a `String` made of them;
+    /// anything else (not a string, not a word) goes the common way, which names what is wrong.
+    private func choice<C: Choice>(_ key: StaticString, at index: Int) throws(FieldError) -> C {
+        let word = frame.object.withString(at: index) { bytes in
+            C.choices.first { choice in
+                var word = choice.rawValue
+                return word.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0 }
+            }
+        }
+        if case .some(.some(let c)) = word { return c }
+        return try choiceValue(key, try value(key, at: index))
+    }
+
     mutating func choice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C {
-        try choiceValue(key, try required(key, try value(key)))
+        guard let index = find(key) else { throw FieldError(path: path(key), rule: "is required") }
+        return try choice(key, at: index)
     }
 
     mutating func optionalChoice<C: Choice>(_ key: StaticString, _ type: C.Type) throws(FieldError) -> C? {
-        guard let v = try value(key) else { return nil }
-        return try choiceValue(key, v) as C
+        guard let index = find(key) else { return nil }
+        return try choice(key, at: index) as C
     }
 
     mutating func date(_ key: StaticString) throws(FieldError) -> CalendarDate {
