@@ -11,7 +11,7 @@
 /// controls below U+0020 as `\u00xx` in lower-case hex; DEL and all non-ASCII are written as
 /// themselves in UTF-8.
 ///
-/// Reuse one writer across events with `reset()` to keep its buffer's capacity.
+/// Reuse one writer across events (`continueObject()`) to keep its buffer's capacity.
 public struct CanonicalJSONWriter: Sendable {
     public private(set) var bytes: [UInt8]
     private var needsComma = false
@@ -21,14 +21,8 @@ public struct CanonicalJSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Empties the output, keeping its capacity.
-    public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        needsComma = false
-    }
-
-    /// Empties the output and goes on as within an object whose start was written elsewhere: the next
-    /// key is written after a comma (the rest of an event's out form after its head).
+    /// Empties the output, keeping its capacity, and goes on as within an object whose start was written
+    /// elsewhere: the next key is written after a comma (the rest of an event's out form after its head).
     public mutating func continueObject() {
         bytes.removeAll(keepingCapacity: true)
         needsComma = true
@@ -91,13 +85,6 @@ public struct CanonicalJSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         body(&bytes)
         bytes.append(UInt8(ascii: "\""))
-        needsComma = true
-    }
-
-    /// A value that is already canonical JSON (an object written earlier), copied as it is.
-    public mutating func canonicalValue(_ value: [UInt8]) {
-        separate()
-        bytes.append(contentsOf: value)
         needsComma = true
     }
 

@@ -9,10 +9,11 @@ import Darwin
 /// asks for, and nothing is allocated once its buffers have grown.
 ///
 /// It reads a text as `JSONValue.parse` would, or not at all. It takes objects (nested at most `maxDepth`
-/// deep) of strings without escapes, integers that fit in `Int64`, `true` and `false`. Anything else (an
-/// escape, a fraction or an exponent, `null`, an array, a byte-order mark, any syntax error) makes `scan`
-/// return nil, and the caller parses the text with `JSONValue.parse`, which accepts it or refuses it with
-/// its message. So a scanned text is one the parser accepts, and its values are the ones it would make.
+/// deep) of strings without escapes, integers of at most 18 digits, `true` and `false`. Anything else (an
+/// escape, a fraction or an exponent, a longer integer, `null`, an array, a byte-order mark, any syntax
+/// error) makes `scan` return nil, and the caller parses the text with `JSONValue.parse`, which accepts it
+/// or refuses it with its message. So a scanned text is one the parser accepts, and its values are the
+/// ones it would make.
 public final class JSONScanner {
     /// Deepest nesting of objects taken (events nest 3 deep).
     public static let maxDepth = 8
@@ -69,6 +70,7 @@ public final class JSONScanner {
         guard reader.position == reader.count else { return nil }
         return ScannedObject(bytes: reader.bytes, members: buffers.members.base, order: buffers.order.base, run: root)
     }
+
     /// A position in the text, and the reading of its tokens.
     fileprivate struct Reader {
         let bytes: UnsafePointer<UInt8>

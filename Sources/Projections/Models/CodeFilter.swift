@@ -19,8 +19,6 @@ struct CodeFilter {
         mask = UInt64(bits - 1)
     }
 
-    var isFull: Bool { count > capacity }
-
     /// The probes are `high + i × low` (Kirsch and Mitzenmacher): the digest's two halves are already
     /// uniform and independent.
     mutating func insert(_ digest: CodeDigest) {

@@ -168,8 +168,9 @@ public final class Models: RuleState {
         totalsDirty = true
     }
 
-    /// Writes the index entries held in `pending`, in key order.
-    private func writePendingIndexes() throws {
+    /// Writes the index entries held in `pending`, in key order; `midWrite` when the write goes on after
+    /// (the held codes reached their limit).
+    private func writePendingIndexes(midWrite: Bool = false) throws {
         guard !pending.isEmpty else { return }
         let codes = pending.codeCounts.sorted { $0.key < $1.key }
         var codeEntries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
@@ -180,12 +181,13 @@ public final class Models: RuleState {
             }
         }
         try tables.put(.codes, sorted: codeEntries)
-        if mode != .rebuilding {
-            if codeFilter == nil || codeFilter!.count + codes.count > codeFilter!.capacity {
-                try makeCodeFilter(holding: codes.count)
-            } else {
-                for (digest, _) in codes { codeFilter!.insert(digest) }
-            }
+        // The filter is made when a write first reaches the limit, after the codes are written (from the
+        // table, which holds them), not when a small write ends (it would read the whole table); once made,
+        // it is kept up to date.
+        if codeFilter != nil && codeFilter!.count + codes.count <= codeFilter!.capacity {
+            for (digest, _) in codes { codeFilter!.insert(digest) }
+        } else if codeFilter != nil || midWrite {
+            try makeCodeFilter(holding: codes.count)
         }
         for (actor, added) in pending.actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             var entries = SortedEntries(keyWidth: actor.utf8.count + 5, valueWidth: 4, capacity: added.ordinals.count)
@@ -286,11 +288,12 @@ public final class Models: RuleState {
         }
     }
 
-    /// A code filter of every code in the `codes` table, with room for as many again (and at least a
-    /// million) beyond `more`: the table is read once, and again only when the filter is full.
+    /// A code filter of every code in the `codes` table, which holds the codes of the filter before (if
+    /// any) and `more`, with room for as many again (and at least a million): the table is read once, and
+    /// again only when the filter is full. (A table with codes from before this write may hold more: the
+    /// filter is then full sooner, and made again.)
     private func makeCodeFilter(holding more: Int) throws {
-        let stored = codeFilter.map { $0.count + more } ?? 0
-        var filter = CodeFilter(capacity: max(2 * (stored + more), 1 << 20))
+        var filter = CodeFilter(capacity: max(2 * ((codeFilter?.count ?? 0) + more), 1 << 20))
         try tables.forEach(.codes, prefix: []) { key, _ in
             key.withUnsafeBytes { filter.insert(CodeDigest(storedKey: $0)) }
             return true
@@ -542,6 +545,6 @@ public final class Models: RuleState {
         // Held entries cost memory: a long import writes them every so many scans. A rebuild holds every
         // code (about 50 bytes each, with the dictionary's spare room), so that it never looks one up in the
         // table it is writing.
-        if mode != .rebuilding && pending.codeCounts.count >= PendingIndexes.limit { try writePendingIndexes() }
+        if mode != .rebuilding && pending.codeCounts.count >= PendingIndexes.limit { try writePendingIndexes(midWrite: true) }
     }
 }
