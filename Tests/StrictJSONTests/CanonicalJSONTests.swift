@@ -35,10 +35,12 @@ import Testing
         writer.endObject()
         #expect(text(writer) == #"{"a":[1,{},[],null,true,false,48,0,1e-7],"b":{"c":"d","e":-9223372036854775808},"f":9223372036854775807}"#)
 
-        writer.reset()
+        writer.continueObject()
+        writer.key("g")
         writer.beginArray()
         writer.endArray()
-        #expect(text(writer) == "[]")
+        writer.endObject()
+        #expect(text(writer) == #","g":[]}"#)
     }
 
     @Test func stringsGetOnlyTheMandatoryEscapes() {
@@ -46,11 +48,11 @@ import Testing
         writer.string("\"\\/\u{8}\u{C}\n\r\t\u{0}\u{1}\u{B}\u{1F}\u{7F} é中😀\u{2028}")
         #expect(text(writer) == "\"\\\"\\\\/\\b\\f\\n\\r\\t\\u0000\\u0001\\u000b\\u001f\u{7F} é中😀\u{2028}\"")
 
-        writer.reset()
+        writer = CanonicalJSONWriter()
         writer.beginObject()
-        writer.key("quo\"te")
+        writer.key(String("quo\"te"))
         writer.int(0)
-        writer.key("\u{1}é")
+        writer.key(String("\u{1}é"))
         writer.int(1)
         writer.endObject()
         #expect(text(writer) == #"{"quo\"te":0,"\u0001é":1}"#)
