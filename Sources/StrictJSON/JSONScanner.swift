@@ -16,7 +16,7 @@ import Darwin
 /// ones it would make.
 public final class JSONScanner {
     /// Deepest nesting of objects taken (events nest 3 deep).
-    public static let maxDepth = 8
+    static let maxDepth = 8
 
     struct Member {
         var keyStart: Int32

@@ -18,8 +18,7 @@ import Testing
     @discardableResult
     static func scansAsParsed(_ text: String) throws -> Bool {
         let scanner = JSONScanner()
-        var bytes = Array(text.utf8)
-        if bytes.isEmpty { bytes = [] }
+        let bytes = Array(text.utf8)
         let scanned = bytes.withUnsafeBytes { scanner.scan($0).map(value(of:)) }
         let parsed = try? JSONValue.parse(text)
         guard let scanned else { return false }
