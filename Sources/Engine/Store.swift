@@ -8,16 +8,44 @@ public final class Store: @unchecked Sendable {
     public let log: EventLog
     let modelDatabases: [Database]
 
-    /// Opens the store in `directory`; with `create`, makes it when missing (directory 0700, files 0600).
-    /// `mapSize` is the least size to map: give more when a large write is coming, so the map need not grow
-    /// (and the write run again) on the way.
-    public init(directory: String, create: Bool, mapSize: Int = 64 << 20) throws {
-        log = try EventLog(directory: directory, create: create, mapSize: mapSize)
+    /// Opens the existing store in `directory` (a `StoreError` when there is none). `mapSize` is the least
+    /// size to map: give more when a large write is coming, so the map need not grow (and the write run
+    /// again) on the way.
+    public convenience init(directory: String, mapSize: Int = EventLog.initialMapSize) throws {
+        try self.init(directory: directory, mapSize: mapSize, creating: false)
+    }
+
+    private init(directory: String, mapSize: Int, creating: Bool) throws {
+        log = try EventLog(directory: directory, mapSize: mapSize, alsoOpening: ModelTable.allCases.map(\.name),
+                           creating: creating)
+        modelDatabases = log.companions
+    }
+
+    /// Creates a store in `directory` whose first write is `body`, or returns nil, having written nothing,
+    /// when a store is there already (made before, or by another process meanwhile).
+    ///
+    /// The store is built aside and put in place in one step (`StoreDirectory`): whoever looks finds no
+    /// store or a complete one, holding `body`'s events. When `body` throws, nothing is left behind.
+    public static func create<R>(directory: String, mapSize: Int = EventLog.initialMapSize, large: Bool = false,
+                                 _ body: (inout Appender) throws -> R) throws -> R? {
+        let place = StoreDirectory(directory)
+        guard place.state == .absent else { return nil }
+        try place.prepare()
+        let aside = try place.makeAside()
+        let result: R
         do {
-            modelDatabases = try StoredTables.openDatabases(in: log.environment, create: create)
+            result = try Store.build(in: aside, mapSize: mapSize, large: large, body)
         } catch {
-            throw StoreError("can not open the read models in \(directory): \(error)")
+            place.discard(aside: aside)
+            throw error
         }
+        return try place.publish(aside: aside) ? result : nil
+    }
+
+    /// Makes a store in the empty directory `aside` and writes `body` to it; the store is closed on return.
+    private static func build<R>(in aside: String, mapSize: Int, large: Bool, _ body: (inout Appender) throws -> R) throws -> R {
+        let store = try Store(directory: aside, mapSize: mapSize, creating: true)
+        return try store.write(large: large, body)
     }
 
     /// Runs `body` in one write transaction: everything it appends commits together, or nothing does when

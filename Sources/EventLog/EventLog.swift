@@ -15,24 +15,27 @@ public final class EventLog: @unchecked Sendable {
     let events: Database
     let ids: Database
 
-    /// The name of LMDB's data file: a directory holding it is a store.
-    public static let dataFile = "data.mdb"
+    /// The databases other components opened with the log's (`init`'s `alsoOpening`), in that order.
+    public let companions: [Database]
 
-    /// Whether `directory` holds a store.
-    public static func exists(at directory: String) -> Bool {
-        access(directory + "/" + dataFile, F_OK) == 0
-    }
+    /// The map a new store starts with; it doubles whenever it fills. Small, because the data file is
+    /// allocated on disk as far as the map reaches (`FileSpace`): an import asks for what it needs.
+    public static let initialMapSize = 4 << 20
 
-    /// Opens the store in `directory`. With `create`, makes the directory (0700) and the store's files (0600)
-    /// when missing; without, a missing store is an error.
+    /// Opens the store in `directory`, with its databases and those named in `alsoOpening` (the read models':
+    /// `companions`), all in one transaction. With `creating` (a new store being built aside,
+    /// `StoreDirectory`), the files and databases are made; without, a missing store is an error.
     /// The map starts at `mapSize` or the data file's size, whichever is larger, and doubles whenever it is
     /// full, so a store never stops at a fixed size. Writes go straight to the map (`MDB_WRITEMAP`): a large
-    /// import holds its dirty pages in the file's pages, not in the heap; the data file is as large as the
-    /// map (sparse where unused).
-    public init(directory: String, create: Bool, mapSize: Int = 64 << 20) throws(StoreError) {
-        if !EventLog.exists(at: directory) {
-            guard create else { throw StoreError("no store at \(directory) (create one with `veritrail init` or `veritrail import`)") }
-            try EventLog.makeDirectory(directory)
+    /// import holds its dirty pages in the file's pages, not in the heap.
+    public init(directory: String, mapSize: Int = EventLog.initialMapSize, alsoOpening: [String] = [],
+                creating: Bool = false) throws(StoreError) {
+        if !creating {
+            switch StoreDirectory(directory).state {
+            case .store: break
+            case .absent: throw StoreError("no store at \(directory) (create one with `veritrail init` or `veritrail import`)")
+            case .unreadable(let reason): throw StoreError("the store at \(directory) can not be read: \(reason)")
+            }
         }
         self.directory = directory
         do {
@@ -43,8 +46,10 @@ public final class EventLog: @unchecked Sendable {
             throw StoreError(error, doing: "can not open the store at \(directory)")
         }
         do {
-            events = try environment.openDatabase("events", flags: create ? [.create] : [])
-            ids = try environment.openDatabase("ids", flags: create ? [.create] : [])
+            let databases = try environment.openDatabases(["events", "ids"] + alsoOpening, flags: creating ? [.create] : [])
+            events = databases[0]
+            ids = databases[1]
+            companions = Array(databases.dropFirst(2))
         } catch {
             throw StoreError("can not open the log in \(directory): \(error)")
         }
@@ -53,19 +58,7 @@ public final class EventLog: @unchecked Sendable {
     /// The size of the store's data file (0 when there is none).
     static func dataFileSize(_ directory: String) -> Int {
         var info = stat()
-        return stat(directory + "/" + dataFile, &info) == 0 ? Int(info.st_size) : 0
-    }
-
-    /// Creates `directory` and any missing parents, owner-only (0700).
-    private static func makeDirectory(_ directory: String) throws(StoreError) {
-        var path = ""
-        for part in directory.split(separator: "/", omittingEmptySubsequences: false) {
-            path += path.isEmpty && part.isEmpty ? "/" : (path.isEmpty || path.hasSuffix("/") ? "" : "/") + part
-            if path.isEmpty || path == "/" { continue }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw StoreError("can not create \(path): \(String(cString: strerror(errno)))")
-            }
-        }
+        return stat(directory + "/data.mdb", &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Reads in a consistent snapshot of the log.

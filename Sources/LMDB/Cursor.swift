@@ -83,8 +83,10 @@ public final class Cursor {
     /// Moves to the entry whose key equals `key`.
     ///
     /// The corresponding C function is `mdb_cursor_get` with `MDB_SET_KEY`.
+    /// A key LMDB could not hold (empty, or longer than `Environment.maxKeySize`) is never found.
     public func seek(_ key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
-        try move(MDB_SET_KEY, key)
+        guard transaction.canHoldKey(key.count) else { return nil }
+        return try move(MDB_SET_KEY, key)
     }
 
     /// Moves to the entry whose key equals `key`.
@@ -98,8 +100,15 @@ public final class Cursor {
     /// the start of a range scan.
     ///
     /// The corresponding C function is `mdb_cursor_get` with `MDB_SET_RANGE`.
+    /// An empty key seeks the first entry; a key longer than any LMDB holds seeks past its prefix of the
+    /// longest length, so that the answer is the same as if such a key could be compared.
     public func seek(atLeast key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
-        try move(MDB_SET_RANGE, key)
+        if key.isEmpty { return try first() }
+        let longest = transaction.maxKeySize
+        guard key.count > longest else { return try move(MDB_SET_RANGE, key) }
+        var entry = try move(MDB_SET_RANGE, UnsafeRawBufferPointer(rebasing: key.prefix(longest)))
+        while let (found, _) = entry, found.lexicographicallyPrecedes(key) { entry = try next() }
+        return entry
     }
 
     /// Moves to the first entry whose key is greater than or equal to `key`.

@@ -57,11 +57,15 @@ public final class Environment: @unchecked Sendable {
     ) throws(LMDBError) {
         var created: OpaquePointer?
         try check(mdb_env_create(&created))
-        let handle = created!
+        guard let handle = created else { throw LMDBError(code: ENOMEM) }
         do {
             try check(mdb_env_set_mapsize(handle, mapSize))
             try check(mdb_env_set_maxdbs(handle, maxDatabases))
             try check(mdb_env_set_maxreaders(handle, maxReaders))
+            try check(mdb_env_set_assert(handle, MapFaults.lmdbAssertion))
+            if !flags.contains(.noSubdir) && !flags.contains(.readOnly) {
+                try FileSpace.prepareLockFile(path + "/lock.mdb", maxReaders: maxReaders, mode: fileMode)
+            }
             try check(mdb_env_open(handle, path, flags.rawValue, fileMode))
         } catch {
             mdb_env_close(handle)
@@ -69,6 +73,11 @@ public final class Environment: @unchecked Sendable {
         }
         self.handle = handle
         self.path = path
+        maxKeySize = Int(mdb_env_get_maxkeysize(handle))
+        MapFaults.opened(path)
+        // Slots of readers that were killed stay taken until someone clears them; with enough of them every
+        // transaction fails with `MDB_READERS_FULL`.
+        clearStaleReaders()
     }
 
     /// The corresponding C function is `mdb_env_close`.
@@ -89,8 +98,21 @@ public final class Environment: @unchecked Sendable {
     /// The longest key (and `dupSort` value) LMDB accepts, in bytes.
     ///
     /// The corresponding C function is `mdb_env_get_maxkeysize`.
-    public var maxKeySize: Int {
-        Int(mdb_env_get_maxkeysize(handle))
+    public let maxKeySize: Int
+
+    /// How many bytes of the data file are known to be allocated on disk (`FileSpace.reserve`), so that
+    /// writes through the map never meet a hole the disk has no room for. Changed under `resizeLock`.
+    private var reservedBytes = 0
+
+    /// Frees the reader slots of processes that no longer exist.
+    ///
+    /// The corresponding C function is `mdb_reader_check`.
+    @discardableResult
+    public func clearStaleReaders() -> Int {
+        var dead: Int32 = 0
+        // Fails only for a null environment, which `handle` never is.
+        _ = mdb_reader_check(handle, &dead)
+        return Int(dead)
     }
 
     /// Flushes written data to disk; needed for durability only with `.noSync`
@@ -114,6 +136,18 @@ public final class Environment: @unchecked Sendable {
     public func openDatabase(_ name: String?, flags: DatabaseFlags = []) throws -> Database {
         try run(readOnly: !flags.contains(.create), exclusive: true) { transaction throws(LMDBError) in
             try transaction.openDatabase(name, flags: flags)
+        }
+    }
+
+    /// Opens (with `.create` in `flags`, creates) several databases in one transaction, so that a new
+    /// environment gets all of them in one commit or none.
+    ///
+    /// The corresponding C function is `mdb_dbi_open`.
+    public func openDatabases(_ names: [String], flags: DatabaseFlags = []) throws -> [Database] {
+        try run(readOnly: !flags.contains(.create), exclusive: true) { transaction throws(LMDBError) in
+            var databases: [Database] = []
+            for name in names { databases.append(try transaction.openDatabase(name, flags: flags)) }
+            return databases
         }
     }
 
@@ -182,13 +216,22 @@ public final class Environment: @unchecked Sendable {
         case adoptMapSize
         /// The map filled at `size` bytes: grow it, then retry.
         case grow(from: Int)
+        /// Every reader slot was taken: clear those of dead processes, then retry.
+        case readersFull
     }
+
+    /// How many times one transaction is tried again (map growth, a map grown by another process, a full
+    /// reader table) before giving up. Growth doubles the map, so this is far beyond any real store; a
+    /// damaged meta page can make LMDB report a resized map for ever, and that must end in an error.
+    private static let maxAttempts = 48
 
     /// Runs attempts until one finishes, resizing the map in between while no
     /// transaction of this process is open. `exclusive` also keeps other
     /// transactions out during the attempt (`mdb_dbi_open` needs that).
     private func run<R>(readOnly: Bool, exclusive: Bool, paged: Bool = false, _ body: (Transaction) throws -> R) throws -> R {
-        while true {
+        var clearedReaders = false
+        for _ in 0..<Environment.maxAttempts {
+            if !readOnly && reservedBytes < mapSize { try reserveFileSpace() }
             let outcome: Attempt<R>
             if exclusive {
                 outcome = try resizeLock.withExclusive { () throws -> Attempt<R> in try attempt(readOnly: readOnly, paged: paged, body) }
@@ -206,23 +249,46 @@ public final class Environment: @unchecked Sendable {
                 try resizeLock.withExclusive { () throws(LMDBError) in
                     // Another writer of this process may have grown it already.
                     if mapSize <= size {
-                        try check(mdb_env_set_mapsize(handle, size * 2))
+                        let (doubled, overflow) = size.multipliedReportingOverflow(by: 2)
+                        guard !overflow else { throw LMDBError.mapFull }
+                        try check(mdb_env_set_mapsize(handle, doubled))
                     }
                 }
+            case .readersFull:
+                // Once: a table full of live readers is a real limit, reported as such.
+                guard !clearedReaders, clearStaleReaders() > 0 else { throw LMDBError.readersFull }
+                clearedReaders = true
             }
+        }
+        throw RetriesExhausted(path: path, attempts: Environment.maxAttempts)
+    }
+
+    /// Allocates the data file on disk up to the map's size before a write may touch it: with `MDB_WRITEMAP`
+    /// the file is sparse, and a write to a page the disk has no room for would kill the process with
+    /// SIGBUS instead of failing. A full disk so refuses the write here, with the store as it was.
+    private func reserveFileSpace() throws(LMDBError) {
+        try resizeLock.withExclusive { () throws(LMDBError) in
+            let size = mapSize
+            guard reservedBytes < size else { return }
+            var fd: mdb_filehandle_t = -1
+            try check(mdb_env_get_fd(handle, &fd))
+            try FileSpace.reserve(fd, bytes: size)
+            reservedBytes = size
         }
     }
 
-    /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws.
+    /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws or asked to roll back.
     private func attempt<R>(readOnly: Bool, paged: Bool, _ body: (Transaction) throws -> R) throws -> Attempt<R> {
         var begun: OpaquePointer?
         let code = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &begun)
         if code == MDB_MAP_RESIZED { return .adoptMapSize }
+        if code == MDB_READERS_FULL { return .readersFull }
         try check(code)
+        guard let begun else { throw LMDBError.badTransaction }
         // The pager works on the map, so it stops before this attempt ends and the map may move.
-        let pager = paged && !readOnly ? makePager(begun!) : nil
+        let pager = paged && !readOnly ? makePager(begun) : nil
         defer { pager?.stop() }
-        let transaction = Transaction(environment: self, handle: begun!, isReadOnly: readOnly, pager: pager)
+        let transaction = Transaction(environment: self, handle: begun, isReadOnly: readOnly, pager: pager)
         let result: R
         do {
             result = try body(transaction)
@@ -236,12 +302,17 @@ public final class Environment: @unchecked Sendable {
             transaction.abort()
             return .grow(from: mapSize)
         }
+        if transaction.rollsBack {
+            transaction.abort()
+            return .finished(result)
+        }
         pager?.committing()
         do {
             try transaction.commit()
         } catch {
             if transaction.ranOutOfMap { return .grow(from: mapSize) }
-            throw error
+            // The data may be in the map, and its meta page too, when only a flush failed.
+            throw CommitFailed(underlying: error)
         }
         return .finished(result)
     }

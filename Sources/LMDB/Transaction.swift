@@ -57,6 +57,21 @@ public final class Transaction {
     /// Whether the transaction has been committed or aborted.
     var hasEnded: Bool { handle == nil }
 
+    /// The longest key the environment holds (`Environment.maxKeySize`).
+    var maxKeySize: Int { environment.maxKeySize }
+
+    /// Whether a key of `count` bytes can be stored at all.
+    @inline(__always)
+    func canHoldKey(_ count: Int) -> Bool { count > 0 && count <= environment.maxKeySize }
+
+    /// Set by `rollBack()`: the write ends without committing when its body returns.
+    private(set) var rollsBack = false
+
+    /// Ends this write transaction without committing when its body returns, as if it had thrown, but
+    /// letting the body return a value (for example: "these events pass every rule, but the actor must
+    /// unlock first"). The writes made so far are still visible to the body until it returns.
+    public func rollBack() { rollsBack = true }
+
     /// `check` for operations that write: remembers a full map for `Environment.write`.
     @inline(__always)
     func checkWrite(_ code: Int32) throws(LMDBError) {
@@ -102,7 +117,10 @@ public final class Transaction {
     /// until the transaction ends or its next write, so copy what you keep.
     ///
     /// The corresponding C function is `mdb_get`.
+    /// A key LMDB could not hold (empty, or longer than `Environment.maxKeySize`) is never found, rather than
+    /// an error: a lookup of an empty username or a 600-byte id simply finds nothing.
     public func get(_ db: Database, _ key: UnsafeRawBufferPointer) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        guard canHoldKey(key.count) else { return nil }
         var key = MDB_val(key)
         var value = MDB_val()
         let code = mdb_get(try live, db.dbi, &key, &value)

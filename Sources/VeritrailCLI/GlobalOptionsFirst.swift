@@ -1,3 +1,5 @@
+import Engine
+
 /// Lets the global options come before the command's name too (cli.md §1 welcomes it):
 /// `veritrail --store DIR --json stats` is read as `veritrail stats --store DIR --json`.
 enum GlobalOptionsFirst {
@@ -30,6 +32,7 @@ enum GlobalOptionsFirst {
 extension Veritrail {
     /// Runs the command line, with global options accepted before the command's name.
     public static func runCommandLine() {
+        StoreFaults.exit(withCode: Failure.storeFailed, prefix: "veritrail: ")
         main(GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst())))
     }
 }

@@ -40,7 +40,7 @@ while index < arguments.count {
 switch command {
 case "decode":
     do {
-        let store = try Store(directory: storeDir, create: false)
+        let store = try Store(directory: storeDir)
         let start = DispatchTime.now().uptimeNanoseconds
         var count = 0
         var scans = 0

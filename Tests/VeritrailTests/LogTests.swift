@@ -174,12 +174,12 @@ final class LogTests: XCTestCase {
         let notes = String(repeating: "n", count: 490)
         func incoming(_ line: String) throws -> IncomingEvent { try EventJSON.decode(try JSONValue.parse(line)) }
         do {
-            let store = try Store(directory: dir.path, create: true, mapSize: 1 << 20)
             let setup = try (Self.admin + [Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T09:00:00Z")]).map(incoming)
             let big = try (0..<3000).map { try incoming(Ev.scan("g-\($0)", by: "ines", at: "2026-11-02T00:00:00Z", extra: #","notes":"\#(notes)""#)) }
-            var seqs: [UInt64] = try store.write { appender in
+            var seqs: [UInt64] = try XCTUnwrap(Store.create(directory: dir.path, mapSize: 1 << 20) { appender in
                 try (setup + big).map { try appender.append($0).seq }
-            }
+            })
+            let store = try Store(directory: dir.path, mapSize: 1 << 20)
             for batch in 0..<150 {
                 let events = try (0..<10).map {
                     try incoming(Ev.scan("m-\(batch)-\($0)", by: "ines", at: "2026-11-03T00:00:00Z", extra: #","notes":"\#(notes)""#))

@@ -22,14 +22,14 @@ final class RebuildTests: XCTestCase {
 
     /// Changes the stored models of `store` in one write transaction.
     private func damage(_ store: URL, _ change: (StoredTables) throws -> Void) throws {
-        let opened = try Store(directory: store.path, create: false)
+        let opened = try Store(directory: store.path)
         try opened.log.environment.write { txn in
             try change(StoredTables(transaction: txn, databases: opened.modelDatabases))
         }
     }
 
     private func rebuild(_ store: URL) throws -> Store.RebuildSummary {
-        try Store(directory: store.path, create: false).rebuild()
+        try Store(directory: store.path).rebuild()
     }
 
     private func firstEntry(_ tables: StoredTables, _ table: ModelTable, after skipping: Int = 0) throws -> ([UInt8], [UInt8]) {

@@ -25,7 +25,7 @@ public enum ModelTable: Int, CaseIterable, Sendable {
     /// "totals" → `LogTotals`
     case meta
 
-    var name: String { "model.\(self)" }
+    public var name: String { "model.\(self)" }
 }
 
 public protocol ModelTables: AnyObject {

@@ -11,11 +11,6 @@ public final class StoredTables: ModelTables {
         self.databases = databases
     }
 
-    /// Opens (creating when asked) the models' databases in `environment`.
-    public static func openDatabases(in environment: Environment, create: Bool) throws -> [Database] {
-        try ModelTable.allCases.map { try environment.openDatabase($0.name, flags: create ? [.create] : []) }
-    }
-
     /// How many rows of the tables read front to back (the scan list and its per-actor index) were read:
     /// a search reads a million scan rows, which would otherwise all count as the process's memory, so the
     /// pages read are released every so many (`Transaction.releaseReadPages`). Reads of the other tables,

@@ -4,9 +4,6 @@ import Domain
 import Engine
 import EventLog
 import StrictJSON
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `import FILE|-`: appends NDJSON events all or nothing (cli.md §2).
 struct ImportCommand: ParsableCommand {
@@ -29,41 +26,22 @@ struct ImportCommand: ParsableCommand {
         try runReporting {
             let reader = try LineReader(path: file)
             let directory = global.storeDirectory
-            let created = !EventLog.exists(at: directory)
-            let directoryExisted = access(directory, F_OK) == 0
             // A store takes about 2.2 times the NDJSON it is imported from: map that much up front.
-            let store = try Store(directory: directory, create: true, mapSize: (64 << 20) + 3 * reader.size)
+            let mapSize = EventLog.initialMapSize + 3 * reader.size
             let progress = Progress(label: "importing", total: reader.size, unit: "",
                                     enabled: !global.json && Output.stderrIsTerminal)
+            defer { progress.finish() }
             // A large input (or a pipe, of unknown size) is written with the map paged (`Store.write(large:)`):
             // faster, and its written pages do not stay in the process's resident set.
             let large = reader.size == 0 || reader.size >= 1 << 20
-            let outcome = Result { try store.write(large: large) { appender in
-                let lines = decodedLines(reader)
-                defer { lines.cancel() }
-                var appended = 0, existing = 0
-                while let batch = try lines.next() {
-                    var bytesRead = 0
-                    // Read in place, not taken out: the decoding thread frees what it allocated.
-                    try batch.forEach { line in
-                        bytesRead = line.bytesRead
-                        do {
-                            switch try appender.append(line.event, prepared: line.prepared) {
-                            case .appended: appended += 1
-                            case .existing: existing += 1
-                            }
-                        } catch let e as EventError {
-                            throw Failure.refused("line \(line.number): \(e)")
-                        }
-                    }
-                    progress.tick(bytesRead)
-                }
-                return (appended, existing, appender.head)
-            } }
-            progress.finish()
-            // A refused import writes nothing, not even the store it would have created.
-            if case .failure = outcome, created { StoreFiles.remove(directory, directoryToo: !directoryExisted) }
-            let (appended, existing, head) = try outcome.get()
+            let append = { (appender: inout Appender) throws -> (Int, Int, LogHead) in
+                try ImportCommand.append(reader, to: &appender, progress: progress)
+            }
+            // A new store is made with the import's events in one step, or not at all; when another process
+            // made the store meanwhile, the events are appended to that store like to any other.
+            let outcome = try Store.create(directory: directory, mapSize: mapSize, large: large, append)
+                ?? Store(directory: directory, mapSize: mapSize).write(large: large, append)
+            let (appended, existing, head) = outcome
             if global.json {
                 Output.json(J.object([("appended", J.int(appended)), ("existing", J.int(existing)),
                                       ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))
@@ -72,6 +50,32 @@ struct ImportCommand: ParsableCommand {
                 Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already); head \(head.digest)")
             }
         }
+    }
+
+    /// Appends every line of `reader`, decoded on a second thread, and returns how many were appended, how
+    /// many were in the log already, and the new head. Runs again from the first line when the write does.
+    private static func append(_ reader: LineReader, to appender: inout Appender,
+                               progress: Progress) throws -> (Int, Int, LogHead) {
+        let lines = decodedLines(reader)
+        defer { lines.cancel() }
+        var appended = 0, existing = 0
+        while let batch = try lines.next() {
+            var bytesRead = 0
+            // Read in place, not taken out: the decoding thread frees what it allocated.
+            try batch.forEach { line in
+                bytesRead = line.bytesRead
+                do {
+                    switch try appender.append(line.event, prepared: line.prepared) {
+                    case .appended: appended += 1
+                    case .existing: existing += 1
+                    }
+                } catch let e as EventError {
+                    throw Failure.refused("line \(line.number): \(e)")
+                }
+            }
+            progress.tick(bytesRead)
+        }
+        return (appended, existing, appender.head)
     }
 }
 

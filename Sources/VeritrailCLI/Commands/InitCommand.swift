@@ -25,8 +25,11 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             let directory = global.storeDirectory
-            guard !EventLog.exists(at: directory) else {
-                throw Failure.refused("a store already exists at \(directory); choose another --store")
+            let exists = Failure.refused("a store already exists at \(directory); choose another --store")
+            switch StoreDirectory(directory).state {
+            case .absent: break
+            case .store: throw exists
+            case .unreadable(let reason): throw StoreError("the store at \(directory) can not be read: \(reason)")
             }
             let at = EventBuilder.stamp(after: nil)
             let registered = try EventBuilder.event(.accountRegistered, actor: "system", at: at, data: [
@@ -44,12 +47,13 @@ struct InitCommand: ParsableCommand {
                     ("salt", J.string(credential.salt)), ("hash", J.string(credential.hash)),
                 ])),
             ])
-            let store = try Store(directory: directory, create: true)
-            let head = try store.write { appender in
+            // The store and its first two events come into being together, or not at all.
+            let made = try Store.create(directory: directory) { appender in
                 _ = try appender.append(registered)
                 _ = try appender.append(passcodeSet)
                 return appender.head
             }
+            guard let head = made else { throw exists }
             if global.json {
                 Output.json(J.object([("store", J.string(directory)), ("admin", J.string(admin)),
                                       ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))

@@ -8,8 +8,9 @@ import Glibc
 /// The input is mapped and its lines are handed out in place: no copy into a buffer, none from the kernel.
 /// The pages read are dropped from the process as it goes (every 8 MiB), so a file of any size streams
 /// through in little memory; they stay in the page cache. Input that can not be mapped (a pipe) is first
-/// spooled to an unlinked temporary file. Like any mapped file, the input must not be cut short while it is
-/// read.
+/// spooled to an unlinked temporary file, and checked as it streams in (`InputCheck`), so that endless or
+/// binary input is refused at once. No line longer than `InputCheck.maxLineBytes` is searched for its end.
+/// Like any mapped file, the input must not be cut short while it is read.
 ///
 /// It can start over (`rewind`), because a write transaction runs its body again when the store grows.
 final class LineReader {
@@ -57,14 +58,25 @@ final class LineReader {
         let copy = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard copy >= 0 else { throw Failure.refused("can not buffer the input: \(String(cString: strerror(errno)))") }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        defer { if fd != copy { close(copy) } }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var check = InputCheck()
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw Failure.refused("can not read the input: \(String(cString: strerror(errno)))") }
             if n == 0 { break }
-            chunk.withUnsafeBytes { Output.writeAll(copy, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            let failure: Failure? = chunk.withUnsafeBytes { bytes in
+                let read = UnsafeRawBufferPointer(rebasing: bytes[0..<n])
+                do throws(Failure) { try check.check(read) } catch { return error }
+                guard LineReader.writeAll(copy, read) else {
+                    return Failure(code: Failure.storeFailed, message: "can not buffer the input in /tmp: \(String(cString: strerror(errno)))")
+                }
+                return nil
+            }
+            if let failure { throw failure }
         }
+        try check.finish()
         if ownsDescriptor { close(fd) }
         fd = copy
         ownsDescriptor = true
@@ -94,10 +106,15 @@ final class LineReader {
     func next(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         guard let map, position < map.count, let base = map.baseAddress else { return false }
         let lineEnd: Int
-        if let newline = memchr(base + position, 0x0A, map.count - position) {
+        // The search for the line's end stops past the longest line accepted: a file of gigabytes without a
+        // line end is refused after reading one MiB of it.
+        let searched = min(map.count - position, InputCheck.maxLineBytes + 2)
+        if let newline = memchr(base + position, 0x0A, searched) {
             lineEnd = UnsafeRawPointer(newline) - base
-        } else {
+        } else if searched == map.count - position {
             lineEnd = map.count
+        } else {
+            throw Failure.refused("line \(lineNumber + 1): the line is longer than \(InputCheck.maxLineBytes >> 20) MiB, far more than any event; nothing was imported")
         }
         var end = lineEnd
         if end > position && map[end - 1] == 0x0D { end -= 1 }
@@ -106,6 +123,18 @@ final class LineReader {
         try body(UnsafeRawBufferPointer(rebasing: map[position..<end]))
         position = lineEnd + 1
         if position - dropped >= Self.dropInterval { dropRead() }
+        return true
+    }
+
+    /// Writes all of `bytes` to `fd`; false on an error (`errno` says which).
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            offset += n
+        }
         return true
     }
 

@@ -20,8 +20,16 @@ struct GlobalOptions: ParsableArguments {
 
     var actingUser: String? { viewer ?? environment("VERITRAIL_USER") }
 
+    /// An empty store path would be taken as the file system's root by LMDB (`/data.mdb`).
+    func validate() throws {
+        if store?.isEmpty == true { throw ValidationError("--store must name a directory, got an empty path") }
+        if store == nil, environment("VERITRAIL_STORE")?.isEmpty == true {
+            throw ValidationError("VERITRAIL_STORE is set but empty: give it a directory, or unset it for ./.veritrail")
+        }
+    }
+
     /// Opens the existing store (exit 74 when there is none).
-    func openStore() throws -> Store { try Store(directory: storeDirectory, create: false) }
+    func openStore() throws -> Store { try Store(directory: storeDirectory) }
 }
 
 /// `--as-of` and `--now` (projections.md §0).

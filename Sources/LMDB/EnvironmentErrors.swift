@@ -1,0 +1,23 @@
+/// A commit that failed: LMDB reported an error (an I/O error while flushing, say), but with `MDB_WRITEMAP`
+/// the pages, the meta page included, may already be in the file, so the transaction may have committed.
+/// A caller must not assume that nothing was written: it checks, or retries idempotently.
+public struct CommitFailed: Error, CustomStringConvertible {
+    /// What LMDB said; catchable by its code (`catch let e as CommitFailed where e.underlying == .mapFull`).
+    public let underlying: LMDBError
+
+    public var description: String { "the commit failed (\(underlying)); the write may have been recorded" }
+}
+
+/// A transaction that was tried again as often as `Environment` allows (the map grown, a map grown by
+/// another process adopted, dead readers cleared) and still could not run: a damaged meta page can make
+/// LMDB report a resized map for ever.
+public struct RetriesExhausted: Error, CustomStringConvertible {
+    /// The environment's path.
+    public let path: String
+    /// How many times the transaction was tried.
+    public let attempts: Int
+
+    public var description: String {
+        "a transaction on \(path) could not run after \(attempts) attempts (its map size kept changing: is the file damaged?)"
+    }
+}

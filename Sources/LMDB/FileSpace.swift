@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Disk space for the files LMDB maps, allocated before the map is written.
+///
+/// With `MDB_WRITEMAP` the data file is as large as the map and sparse, and LMDB's lock file is mapped too:
+/// a store writes to them through memory, so a page the disk has no room for is not an error code but a
+/// SIGBUS that kills the process. Allocating the space first turns a full disk into an ordinary error.
+enum FileSpace {
+    /// Allocates the first `bytes` of `fd` on disk, extending it if shorter.
+    /// Throws `ENOSPC` (as an `LMDBError` carrying the errno) when the disk is full.
+    ///
+    /// The corresponding C function is `posix_fallocate`.
+    static func reserve(_ fd: Int32, bytes: Int) throws(LMDBError) {
+        #if os(Linux)
+        let code = posix_fallocate(fd, 0, off_t(bytes))
+        // A file system without allocation (rare on Linux) is left as LMDB makes it.
+        guard code != 0, code != EOPNOTSUPP else { return }
+        throw LMDBError(code: code)
+        #endif
+    }
+
+    /// The size of LMDB's lock file for `maxReaders` slots: a header of three 64-byte lines
+    /// (`MDB_txninfo`, with its first reader slot) and a 64-byte line per further slot.
+    static func lockFileSize(maxReaders: UInt32) -> Int { 192 + 64 * (Int(maxReaders) - 1) }
+
+    /// Creates LMDB's lock file with its space allocated, before `mdb_env_open` maps it and writes to it.
+    /// A lock file that exists already is left as it is (LMDB sizes its reader table from it).
+    ///
+    /// The corresponding C functions are `open`, `fstat` and `posix_fallocate`.
+    static func prepareLockFile(_ path: String, maxReaders: UInt32, mode: mode_t) throws(LMDBError) {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            // LMDB opens it itself and reports what is wrong (a read-only directory, say).
+            return
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == 0 else { return }
+        try reserve(fd, bytes: lockFileSize(maxReaders: maxReaders))
+    }
+}
