@@ -39,7 +39,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: optimized),
         .target(name: "Geocoding", resources: [.copy("Resources/gazetteer.tsv")]),
-        .target(name: "Engine", dependencies: ["Domain", "EventLog", "Projections", "LMDB", "StrictJSON"], swiftSettings: optimized),
+        .target(name: "Engine", dependencies: [
+            "Domain", "EventLog", "Projections", "LMDB", "StrictJSON",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: optimized),
         .target(name: "VeritrailCLI", dependencies: [
             "Domain", "Engine", "EventLog", "Geocoding", "Projections", "StrictJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -30,16 +30,21 @@ public final class Store: @unchecked Sendable {
                                  _ body: (inout Appender) throws -> R) throws -> R? {
         let place = StoreDirectory(directory)
         guard place.state == .absent else { return nil }
-        try place.prepare()
-        let aside = try place.makeAside()
-        let result: R
+        let madeDirectories = try place.prepare()
         do {
-            result = try Store.build(in: aside, mapSize: mapSize, large: large, body)
+            let aside = try place.makeAside()
+            let result: R
+            do {
+                result = try Store.build(in: aside, mapSize: mapSize, large: large, body)
+            } catch {
+                place.discard(aside: aside)
+                throw error
+            }
+            return try place.publish(aside: aside) ? result : nil
         } catch {
-            place.discard(aside: aside)
+            place.unprepare(madeDirectories)
             throw error
         }
-        return try place.publish(aside: aside) ? result : nil
     }
 
     /// Makes a store in the empty directory `aside` and writes `body` to it; the store is closed on return.

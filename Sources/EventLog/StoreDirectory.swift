@@ -42,18 +42,29 @@ public struct StoreDirectory: Sendable {
         return .unreadable(String(cString: strerror(reason)))
     }
 
-    /// Makes the directory and its missing parents, owner-only (0700). An existing empty directory
-    /// becomes the store's own and is made 0700 too; a directory that holds other files is left as it is.
-    public func prepare() throws(StoreError) {
+    /// Makes the directory and its missing parents, owner-only (0700), and returns those it made, for
+    /// `unprepare`. An existing empty directory becomes the store's own and is made 0700 too; a directory
+    /// that holds other files is left as it is.
+    public func prepare() throws(StoreError) -> [String] {
         var built = ""
+        var made: [String] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: false) {
             built += built.isEmpty && part.isEmpty ? "/" : (built.isEmpty || built.hasSuffix("/") ? "" : "/") + part
             if built.isEmpty || built == "/" { continue }
-            if mkdir(built, 0o700) != 0 && errno != EEXIST {
+            if mkdir(built, 0o700) == 0 {
+                made.append(built)
+            } else if errno != EEXIST {
+                unprepare(made)
                 throw StoreError("can not create \(built): \(String(cString: strerror(errno)))")
             }
         }
         if entries().allSatisfy(StoreDirectory.isAside) { chmod(path, 0o700) }
+        return made
+    }
+
+    /// Removes the directories `prepare` made, when still empty: a creation that failed leaves nothing.
+    public func unprepare(_ made: [String]) {
+        for directory in made.reversed() { rmdir(directory) }
     }
 
     /// A new hidden directory to build a store in.
@@ -76,6 +87,8 @@ public struct StoreDirectory: Sendable {
             if errno == EEXIST { return false }
             throw StoreError("can not create the store at \(path): \(String(cString: strerror(errno)))")
         }
+        // LMDB would make the lock file again; the one built with the store has its mode and its space.
+        _ = link(aside + "/lock.mdb", path + "/lock.mdb")
         syncDirectory()
         return true
     }

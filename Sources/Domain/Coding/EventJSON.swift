@@ -39,7 +39,7 @@ public enum EventJSON {
             throw EventError(type: nil, path: "type", rule: "must be one of \(listing(EventType.words)), got \(quoted(typeName))")
         }
         for i in 0..<object.count where !topLevelKeys.contains(where: { object.key(at: i, is: $0) }) {
-            throw EventError(type: type, path: object.key(at: i), rule: "unknown key")
+            throw EventError(type: type, path: escapedForMessage(object.key(at: i)), rule: "unknown key")
         }
         guard let atText = try string("at", type) else { throw EventError(type: type, path: "at", rule: "is required") }
         guard let at = Timestamp(atText) else {

@@ -50,7 +50,7 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
     func finish() throws(FieldError) {
         guard frame.found < frame.object.count else { return }
         for index in 0..<frame.object.count where !frame.isMatched(index) {
-            throw FieldError(path: join(frame.path, frame.object.key(at: index)), rule: "unknown key")
+            throw FieldError(path: join(frame.path, escapedForMessage(frame.object.key(at: index))), rule: "unknown key")
         }
     }
 
@@ -108,7 +108,7 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
             throw FieldError(path: path(key), rule: "must be an integer (no fraction, no exponent), got \(v.kind)")
         }
         guard let i = n.integerValue, range.contains(i) else {
-            throw FieldError(path: path(key), rule: "must be \(range.lowerBound)–\(range.upperBound), got \(n.text)")
+            throw FieldError(path: path(key), rule: "must be \(range.lowerBound)–\(range.upperBound), got \(escapedForMessage(n.text))")
         }
         return i
     }
@@ -141,7 +141,7 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
         guard case .value(.number(let n)) = v else { throw FieldError(path: path(key), rule: "must be a number, got \(v.kind)") }
         let d = n.doubleValue
         guard d.isFinite, range.contains(d) else {
-            throw FieldError(path: path(key), rule: "must be \(ecmaText(range.lowerBound))…\(ecmaText(range.upperBound)), got \(n.text)")
+            throw FieldError(path: path(key), rule: "must be \(ecmaText(range.lowerBound))…\(ecmaText(range.upperBound)), got \(escapedForMessage(n.text))")
         }
         return d == 0 ? 0 : d
     }
@@ -238,7 +238,7 @@ func kind(_ v: JSONValue) -> String {
     switch v {
     case .null: "null"
     case .bool(let b): "\(b)"
-    case .number(let n): n.text
+    case .number(let n): escapedForMessage(n.text)
     case .string(let s): quoted(s)
     case .array: "an array"
     case .object: "an object"

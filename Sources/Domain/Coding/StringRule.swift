@@ -95,9 +95,14 @@ public struct RuleText: Error, Equatable, Sendable {
 }
 
 /// A value quoted for an error message, as JSON would write it, and cut short when long.
-func quoted(_ s: String) -> String {
-    let shown = s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(40))) + "…" : s
-    var out = "\""
+func quoted(_ s: String) -> String { "\"" + escapedForMessage(s, limit: 40) + "\"" }
+
+/// Text from the input as an error message shows it (a key, a number's spelling): control characters
+/// escaped as JSON would (so that it can not move a terminal's cursor or forge a second line), and cut
+/// after `limit` characters with "…" (a 10 MB key gives a short message).
+public func escapedForMessage(_ s: String, limit: Int = 80) -> String {
+    let shown = s.unicodeScalars.count > limit ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(limit))) + "…" : s
+    var out = ""
     for scalar in shown.unicodeScalars {
         switch scalar {
         case "\"": out += "\\\""
@@ -106,10 +111,14 @@ func quoted(_ s: String) -> String {
         case "\t": out += "\\t"
         case "\r": out += "\\r"
         default:
-            if scalar.value < 0x20 { out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4) } else { out.unicodeScalars.append(scalar) }
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
         }
     }
-    return out + "\""
+    return out
 }
 
 /// `"a", "b" or "c"`.

@@ -1,3 +1,4 @@
+import Engine
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,9 +4,9 @@ import EventLog
 import Projections
 import StrictJSON
 
-/// What every writing command does (cli.md §3, §5): it builds its events from the current state, checks
-/// them against the rules without writing (so a refusal never asks for a passcode), opens the gate, and
-/// appends them through the same path as `import`, all or nothing.
+/// What every writing command does (cli.md §3, §5): it builds its events from the current state and has
+/// the engine append them through the same path as `import`, all or nothing, in one write transaction that
+/// checks the rules first (so a refusal never asks for a passcode) and then the actor's gate.
 struct WriteCommand {
     let global: GlobalOptions
     let passcodeStdin: Bool
@@ -29,36 +29,53 @@ struct WriteCommand {
         return actor
     }
 
-    /// Builds the events with `make(at, models)`, then checks, unlocks `unlocking` (unless nil) and appends;
-    /// with `dryRunOnly`, only checks. Returns what was logged.
+    /// The id of the first event written; the others get `ID.2`, `ID.3`, … Drawn at random unless given
+    /// (`--id`), and printed, so that a command whose commit failed can be retried safely: events whose ids
+    /// are in the log already, for the same data, are not written again.
+    var eventID = EventID.random()
+
+    /// Builds the events with `make(at, models)` and appends them in one write transaction, where the engine
+    /// also checks that `unlocking` (unless nil) is unlocked; when a passcode is needed and can be read, asks
+    /// it, records the attempt, and tries once more. With `dryRunOnly`, only checks. Returns what was logged.
+    ///
+    /// `make` may run more than once: it must build the same events each time (draw random ids first).
     @discardableResult
     func append(unlocking: String?, dryRunOnly: Bool = false,
                 _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> [LoggedSummary] {
-        // A dry run: the events pass every rule against the current state, or the command stops here.
-        do {
-            try store.write { appender in
-                let at = EventBuilder.stamp(after: appender.head.at)
-                for event in try make(at, appender.models) { _ = try appender.append(event) }
-                throw DryRunFinished()
-            }
-        } catch is DryRunFinished {
-        } catch let e as EventError {
-            throw WriteCommand.failure(e)
-        }
-        if dryRunOnly { return [] }
-        if let unlocking { try gate.ensureUnlocked(unlocking) }
-        do {
-            return try store.write { appender in
-                let at = EventBuilder.stamp(after: appender.head.at)
-                var logged: [LoggedSummary] = []
-                for event in try make(at, appender.models) {
-                    let seq = try appender.append(event).seq
-                    logged.append(LoggedSummary(seq: seq, type: event.type, id: try appender.writer.reader.event(at: seq)?.event.id ?? ""))
+        var asked = false
+        while true {
+            let outcome: Result<[AppendedEvent], GateRefusal>
+            do {
+                outcome = try store.appendGated(actor: unlocking, clock: environmentNow, commit: !dryRunOnly) { at, models in
+                    try identified(try make(at, models))
                 }
-                return logged
+            } catch let e as EventError {
+                throw WriteCommand.failure(e)
+            } catch let e as CommitFailed {
+                throw Failure(code: Failure.storeFailed, message: """
+                    \(e.underlying): the write may have been recorded all the same: check with `veritrail log tail`; \
+                    to retry it safely, run the same command again with --id \(eventID)
+                    """)
             }
-        } catch let e as EventError {
-            throw WriteCommand.failure(e)
+            switch outcome {
+            case .success(let appended):
+                return appended.map { LoggedSummary(seq: $0.seq, type: $0.type, id: $0.id) }
+            case .failure(let refusal):
+                guard !asked, case .required(let actor) = refusal else { throw Gate.failure(refusal) }
+                try gate.askAndAttempt(actor)
+                asked = true
+            }
+        }
+    }
+
+    /// `events` with the ids of this command (`eventID`).
+    private func identified(_ events: [IncomingEvent]) throws -> [IncomingEvent] {
+        try events.enumerated().map { index, event in
+            var event = event
+            let id = index == 0 ? eventID : "\(eventID).\(index + 1)"
+            guard id.utf8.count <= 64 else { throw Failure.usage("--id must leave room for \".\(index + 1)\": at most \(63 - String(index + 1).utf8.count) characters") }
+            event.id = id
+            return event
         }
     }
 
@@ -75,7 +92,7 @@ struct WriteCommand {
                 J.object([("seq", J.int(l.seq)), ("id", J.string(l.id)), ("type", J.string(l.type.rawValue))])
             }))]))
         } else {
-            Output.print(sentence + (logged.last.map { " (seq \($0.seq))" } ?? ""))
+            Output.print(sentence + (logged.last.map { " (seq \($0.seq), event \(logged[0].id))" } ?? ""))
         }
     }
 }
@@ -103,6 +120,3 @@ struct LoggedSummary {
     var type: EventType
     var id: String
 }
-
-/// Thrown to end a dry run's transaction without committing it.
-struct DryRunFinished: Error {}

@@ -35,9 +35,9 @@ struct PasscodeCommand: ParsableCommand {
                 let reader = PasscodeReader(fromStdin: passcodeStdin)
                 let store = writer.store
                 let gate = writer.gate
+                // Who may set it is checked before anything is asked, with a stand-in credential.
                 let placeholder = Credential(hash: Base64.encode([UInt8](repeating: 0, count: 32)), iterations: 100_000,
                                              salt: Base64.encode([UInt8](repeating: 0, count: 16)))
-                // Check who may before asking anything.
                 try writer.append(unlocking: nil, dryRunOnly: true) { at, _ in
                     [try EventBuilder.event(.passcodeSet, actor: actor, at: at, data: PasscodeCommand.data(target, placeholder))]
                 }
@@ -50,10 +50,15 @@ struct PasscodeCommand: ParsableCommand {
                     }
                     try gate.attempt(actor, passcode: current)
                 } else if target != actor {
-                    try gate.ensureUnlocked(actor)
+                    // A reset: the admin is let through the gate (asked, when needed) before the new passcode
+                    // is asked, and checked again when it is written.
+                    try writer.append(unlocking: actor, dryRunOnly: true) { at, _ in
+                        [try EventBuilder.event(.passcodeSet, actor: actor, at: at, data: PasscodeCommand.data(target, placeholder))]
+                    }
                 }
                 let credential = try Passcodes.credential(for: try reader.readNew(for: target))
-                let logged = try writer.append(unlocking: nil) { at, _ in
+                // Another's passcode is reset through the gate, like any write; one's own was just checked.
+                let logged = try writer.append(unlocking: target == actor ? nil : actor) { at, _ in
                     [try EventBuilder.event(.passcodeSet, actor: actor, at: at, data: PasscodeCommand.data(target, credential))]
                 }
                 writer.report(logged, "set the passcode of \(target)")
@@ -75,7 +80,7 @@ struct UnlockCommand: ParsableCommand {
         try runReporting {
             let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
-            _ = try Gate.activeAccount(actor, in: writer.store)
+            _ = try writer.store.activeAccount(actor)
             let reader = PasscodeReader(fromStdin: passcodeStdin)
             guard reader.canRead else { throw Failure.usage("a passcode is read from a terminal or with --passcode-stdin") }
             guard let passcode = try reader.read("Passcode for \(actor): ") else { throw Failure.notAllowed("no passcode given") }

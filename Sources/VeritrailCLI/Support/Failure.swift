@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Domain
 import EventLog
 import LMDB
@@ -30,7 +31,11 @@ struct Failure: Error, CustomStringConvertible {
             case .usage(let m): return .usage(m)
             case .refused(let m): return .refused(m)
             }
+        case let a as InactiveAccount: return .refused(a.description)
+        case let g as GateRefusal: return Gate.failure(g)
         case let s as StoreError: return Failure(code: storeFailed, message: s.message)
+        case let c as CommitFailed: return Failure(code: storeFailed, message: c.description)
+        case let r as RetriesExhausted: return Failure(code: storeFailed, message: r.description)
         case let l as LMDBError: return Failure(code: storeFailed, message: "the store failed: \(l)")
         case let f as FieldError: return Failure(code: storeFailed, message: "the store is damaged: \(f)")
         default: return Failure(code: storeFailed, message: "\(error)")

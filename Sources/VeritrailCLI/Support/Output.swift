@@ -1,3 +1,4 @@
+import Domain
 import StrictJSON
 #if canImport(Glibc)
 import Glibc
@@ -21,8 +22,12 @@ enum Output {
         write(bytes)
     }
 
+    /// An error on stderr, `veritrail: …`. Control characters that reached the message from user text are
+    /// shown escaped (`\u001b`), so that a message can not move the terminal's cursor or forge a line; the
+    /// message's own line breaks stay.
     static func error(_ message: String) {
-        let bytes = Array(("veritrail: " + message + "\n").utf8)
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { escapedForMessage(String($0), limit: .max) }
+        let bytes = Array(("veritrail: " + lines.joined(separator: "\n") + "\n").utf8)
         bytes.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
     }
 
@@ -37,16 +42,33 @@ enum Output {
         Array(text.utf8).withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
     }
 
+    /// Writes all of `buffer` to `fd`. A write that fails ends the command: a closed pipe (`| head`) quietly,
+    /// as git does (by SIGPIPE, exit 141), any other error (a full disk, `/dev/full`, an I/O error) with a
+    /// message and exit 74, so that a command never reports success for output it could not write.
+    /// Writes to stderr (messages, prompts, progress) do not end it: there is nowhere left to say so.
     static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < buffer.count {
             let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                guard fd != STDERR_FILENO else { return }
+                writeFailed(fd, errno: n < 0 ? errno : EIO)
             }
             offset += n
         }
+    }
+
+    /// Ends the process after a failed write to `fd` (see `writeAll`).
+    private static func writeFailed(_ fd: Int32, errno code: Int32) -> Never {
+        if code == EPIPE {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+            exit(141)
+        }
+        let target = fd == STDOUT_FILENO ? "the output" : "the output file"
+        error("can not write \(target): \(String(cString: strerror(code)))")
+        exit(Failure.storeFailed)
     }
 
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }

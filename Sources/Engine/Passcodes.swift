@@ -3,17 +3,17 @@ import _CryptoExtras
 import Domain
 
 /// Passcodes as events.md keeps them: only as salted PBKDF2-SHA256, never the digits themselves.
-enum Passcodes {
+public enum Passcodes {
     /// Iterations for new credentials: above the spec's floor of 100,000 and swift-crypto's checked minimum.
-    static let iterations = 210_000
+    public static let iterations = 210_000
 
     /// 4–8 digits (cli.md §4).
-    static func isWellFormed(_ passcode: String) -> Bool {
+    public static func isWellFormed(_ passcode: String) -> Bool {
         (4...8).contains(passcode.utf8.count) && passcode.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// A new credential for `passcode`, with a fresh random 16-byte salt.
-    static func credential(for passcode: String) throws -> Credential {
+    public static func credential(for passcode: String) throws -> Credential {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let key = try derive(passcode, salt: salt, iterations: iterations)
@@ -21,7 +21,7 @@ enum Passcodes {
     }
 
     /// Whether `passcode` matches `credential`, compared in constant time.
-    static func matches(_ passcode: String, _ credential: Credential) throws -> Bool {
+    public static func matches(_ passcode: String, _ credential: Credential) throws -> Bool {
         guard let salt = Base64.decode(credential.salt), let expected = Base64.decode(credential.hash) else { return false }
         let key = try derive(passcode, salt: salt, iterations: Int(credential.iterations))
         guard key.count == expected.count else { return false }

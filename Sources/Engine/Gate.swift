@@ -1,0 +1,169 @@
+import Domain
+import EventLog
+import Projections
+
+/// Why a write was not let through the passcode gate (cli.md §5, projections.md §3).
+public enum GateRefusal: Error, Sendable, Equatable {
+    /// The actor has no passcode yet.
+    case unset(actor: String)
+    /// The actor is locked out after three wrong passcodes until `until`, `seconds` from the write's time
+    /// (rounded up).
+    case locked(actor: String, until: Timestamp, seconds: Int64)
+    /// The actor must enter the passcode first: never unlocked, or the fifteen minutes ran out.
+    case required(actor: String)
+
+    /// The lock's remaining whole seconds at `now`, rounded up (projections.md §3 `remainingSeconds`).
+    static func seconds(until: Timestamp, from now: Timestamp) -> Int64 {
+        max(0, (until.microseconds - now.microseconds + 999_999) / 1_000_000)
+    }
+}
+
+/// One event a write appended, or found already logged under its id (an idempotent retry).
+public struct AppendedEvent: Sendable, Equatable {
+    public var seq: UInt64
+    public var id: String
+    public var type: EventType
+    /// False when the event was in the log already: nothing was written for it.
+    public var isNew: Bool
+}
+
+extension Store {
+    /// Appends the events `make` builds, in one write transaction, and commits them only when `actor` (when
+    /// given) is unlocked at their time *as this same transaction reads it*: a racing process that locks the
+    /// account can not let one more write through. Otherwise nothing is written and the refusal says why.
+    ///
+    /// `make` gets the time the events carry (`clock`, but never before the head's `at`) and the read models
+    /// as this transaction sees them. It may run more than once (the map grows), so it must build the same
+    /// events each time: draw random ids before calling. The events are checked against every rule first, so
+    /// a broken rule (`EventError`) is reported before the gate is looked at, and never asks for a passcode.
+    /// An event whose id the log holds already, for the same actor and data, is not written again (a retry
+    /// of a write that may have committed); for other data, it is refused.
+    ///
+    /// With `commit` false, everything is checked and nothing is written (what would be refused, is).
+    public func appendGated(actor: String?, clock: () -> Timestamp, commit: Bool = true,
+                            _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
+        try write { appender in
+            let at = Store.stamp(clock(), after: appender.head.at)
+            // Read before the events are applied: they may change the actor's own gate (a passcode set).
+            let gate = try actor.map { actor in (actor, try appender.models.account(actor)?.lockout ?? Lockout()) }
+            var appended: [AppendedEvent] = []
+            for event in try make(at, appender.models) {
+                if let retried = try appender.retried(event) {
+                    appended.append(retried)
+                    continue
+                }
+                let seq = try appender.append(event).seq
+                let id = try appender.writer.reader.event(at: seq)?.event.id ?? event.id ?? ""
+                appended.append(AppendedEvent(seq: seq, id: id, type: event.type, isNew: true))
+            }
+            if let (actor, lockout) = gate, appended.contains(where: \.isNew) {
+                let refusal: GateRefusal? = switch lockout.state(at: at) {
+                case .unlocked: nil
+                case .unset: .unset(actor: actor)
+                case .required: .required(actor: actor)
+                case .locked:
+                    .locked(actor: actor, until: lockout.lockedUntil ?? at,
+                            seconds: GateRefusal.seconds(until: lockout.lockedUntil ?? at, from: at))
+                }
+                if let refusal {
+                    appender.rollBack()
+                    return .failure(refusal)
+                }
+            }
+            if !commit { appender.rollBack() }
+            return .success(appended)
+        }
+    }
+
+    /// The time an event written now carries: `now`, or the head's `at` when the clock is behind it (time
+    /// never runs backwards in the log).
+    public static func stamp(_ now: Timestamp, after head: Timestamp?) -> Timestamp {
+        guard let head, head > now else { return now }
+        return head
+    }
+}
+
+extension Appender {
+    /// Ends the write transaction without committing when its body returns.
+    public func rollBack() { writer.reader.transaction.rollBack() }
+
+    /// The event already logged under `event`'s id for the same actor and data (a command retried after a
+    /// commit that may have succeeded), or nil when its id is new or absent. Its time is not compared: a
+    /// retry is stamped anew. Throws when the id names another event.
+    func retried(_ event: IncomingEvent) throws -> AppendedEvent? {
+        guard let id = event.id, let seq = try writer.reader.seq(forId: id) else { return nil }
+        guard let logged = try writer.reader.event(at: seq) else { throw StoreError("the id index names a missing event") }
+        guard logged.event.actor == event.actor, logged.event.payload == event.payload else {
+            throw EventError(type: event.type, path: "id",
+                             rule: "\"\(escapedForMessage(id))\" is already in the log at seq \(seq), for another event")
+        }
+        return AppendedEvent(seq: seq, id: id, type: event.type, isNew: false)
+    }
+}
+
+/// An account that can not act: unknown, or deleted (cli.md §6: refused input, 65).
+public struct InactiveAccount: Error, Sendable, Equatable, CustomStringConvertible {
+    public var username: String
+    public var deleted: Bool
+
+    public var description: String {
+        deleted ? "account \"\(escapedForMessage(username))\" is deleted and can no longer act"
+                : "no such account \"\(escapedForMessage(username))\""
+    }
+}
+
+/// What a passcode attempt recorded, and the gate after it.
+public struct PasscodeAttempt: Sendable, Equatable {
+    /// `granted`, `denied`, or `locked` (the account was locked out: the passcode was not checked).
+    public var outcome: AttemptOutcome
+    /// The account's gate after the attempt.
+    public var lockout: Lockout
+    /// The attempt's time.
+    public var at: Timestamp
+
+    /// Whole seconds the account stays locked out after the attempt (0 when it is not).
+    public var lockedSeconds: Int64 {
+        guard let until = lockout.lockedUntil, lockout.isLocked(at: at) else { return 0 }
+        return GateRefusal.seconds(until: until, from: at)
+    }
+}
+
+extension Store {
+    /// The account `username` as it is now, for a command about to act as it: unknown or deleted accounts
+    /// are refused (`InactiveAccount`).
+    public func activeAccount(_ username: String) throws -> AccountRecord {
+        guard let account = try read({ _, models in try models.account(username) }) else {
+            throw InactiveAccount(username: username, deleted: false)
+        }
+        guard !account.deleted else { throw InactiveAccount(username: username, deleted: true) }
+        return account
+    }
+
+    /// Records an attempt at `username`'s passcode, in a write transaction of its own (cli.md §6: the
+    /// attempt stands whatever happens to the command after it), and returns it.
+    ///
+    /// `matches` checks the passcode against the account's credential: PBKDF2, slow on purpose, so it runs
+    /// before the write transaction, and other writers are not held up by it. The outcome is decided inside
+    /// the transaction, from the gate as it is then: `locked` (not checked) while locked out, else `granted`
+    /// or `denied`. Should the credential change in between (a reset), the check runs again.
+    public func attemptPasscode(_ username: String, clock: () -> Timestamp,
+                                matches: (Credential) throws -> Bool) throws -> PasscodeAttempt {
+        for _ in 0..<3 {
+            guard let credential = try activeAccount(username).credential else { throw GateRefusal.unset(actor: username) }
+            let matched = try matches(credential)
+            let attempt: PasscodeAttempt? = try write { appender in
+                guard let account = try appender.models.account(username), account.credential == credential else { return nil }
+                let at = Store.stamp(clock(), after: appender.head.at)
+                var gate = account.lockout
+                gate.expire(at: at)
+                let outcome: AttemptOutcome = gate.isLocked(at: at) ? .locked : (matched ? .granted : .denied)
+                let event = IncomingEvent(at: at, actor: username,
+                                          payload: .passcodeAttempted(PasscodeAttempted(username: username, outcome: outcome)))
+                _ = try appender.append(event)
+                return PasscodeAttempt(outcome: outcome, lockout: try appender.models.account(username)?.lockout ?? gate, at: at)
+            }
+            if let attempt { return attempt }
+        }
+        throw StoreError("the passcode of \(username) kept changing while it was checked; try again")
+    }
+}
