@@ -4,12 +4,19 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test bench clean
+.PHONY: deps reliability-deps build release demo test test-reliability bench clean
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
 	  echo "installing liblmdb-dev (LMDB) with apt-get"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblmdb-dev pkg-config; }
+
+# The reliability suite kills writers inside LMDB's commit with strace and flips bytes in the pages that
+# mdb_stat says are used; without them it skips those checks.
+reliability-deps:
+	@command -v strace >/dev/null && command -v mdb_stat >/dev/null || { \
+	  echo "installing strace and lmdb-utils with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq strace lmdb-utils; }
 
 build: deps
 	$(SWIFT) build
@@ -20,8 +27,15 @@ release: deps
 demo: release
 	scripts/demo.sh .build/release/veritrail
 
-test: build
+# The unit and end-to-end suite, then a short run of the reliability suite (kills, races, a full disk,
+# damaged files: scripts/reliability.sh).
+test: build reliability-deps
 	$(SWIFT) test
+	scripts/reliability.sh .build/debug/veritrail
+
+# The reliability suite with ten times the trials (several minutes).
+test-reliability: build reliability-deps
+	TRIALS=10 scripts/reliability.sh .build/debug/veritrail
 
 bench: release
 	scripts/bench.sh .build/release/veritrail

@@ -95,7 +95,7 @@ extension Appender {
         guard let logged = try writer.reader.event(at: seq) else { throw StoreError("the id index names a missing event") }
         guard logged.event.actor == event.actor, logged.event.payload == event.payload else {
             throw EventError(type: event.type, path: "id",
-                             rule: "\"\(escapedForMessage(id))\" is already in the log at seq \(seq), for another event")
+                             rule: "\"\(escapedForMessage(id, quotes: true))\" is already in the log at seq \(seq), for another event")
         }
         return AppendedEvent(seq: seq, id: id, type: event.type, isNew: false)
     }
@@ -107,8 +107,8 @@ public struct InactiveAccount: Error, Sendable, Equatable, CustomStringConvertib
     public var deleted: Bool
 
     public var description: String {
-        deleted ? "account \"\(escapedForMessage(username))\" is deleted and can no longer act"
-                : "no such account \"\(escapedForMessage(username))\""
+        deleted ? "account \"\(escapedForMessage(username, quotes: true))\" is deleted and can no longer act"
+                : "no such account \"\(escapedForMessage(username, quotes: true))\""
     }
 }
 

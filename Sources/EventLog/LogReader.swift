@@ -27,6 +27,25 @@ public struct LogReader {
         return UInt64(bigEndianBytes: value)
     }
 
+    /// The seq the id index gives for an id's UTF-8 bytes, if any.
+    public func seq(forIdBytes id: UnsafeRawBufferPointer) throws -> UInt64? {
+        guard let value = try transaction.get(log.ids, id) else { return nil }
+        return UInt64(bigEndianBytes: value)
+    }
+
+    /// How many entries the id index holds (as many as there are events, in a sound log).
+    public func idCount() throws -> Int { try transaction.count(log.ids) }
+
+    /// Calls `body` with every entry of the id index, in the order of the ids.
+    public func forEachIdEntry(_ body: (UnsafeRawBufferPointer, UInt64?) throws -> Void) throws {
+        let cursor = try transaction.cursor(log.ids)
+        var entry = try cursor.first()
+        while let (id, value) = entry {
+            try body(id, UInt64(bigEndianBytes: value))
+            entry = try cursor.next()
+        }
+    }
+
     /// The event at `seq`, if any.
     public func event(at seq: UInt64) throws -> LoggedEvent? {
         let value = try seq.withBigEndianBytes { key in try transaction.get(log.events, key) }

@@ -16,8 +16,9 @@ public enum LogVerifier {
     static let splitThreshold: UInt64 = 50_000
 
     /// Checks every event: seqs 1, 2, 3, … without gaps, each record readable, each stored hash equal to the
-    /// chain value recomputed from its canonical form, time never running backwards; with `digest`, also that
-    /// the event at its seq still has the digest's hash.
+    /// chain value recomputed from its canonical form, time never running backwards, the id index mapping
+    /// each event's id to its seq and holding nothing else (a damaged index would let an id be appended
+    /// twice); with `digest`, also that the event at its seq still has the digest's hash.
     public static func verify(_ log: EventLog, digest: (seq: UInt64, hash: [UInt8])? = nil) throws -> Outcome {
         let head = try log.read { try $0.head() }
         let ranges: [ClosedRange<UInt64>] = head.seq < splitThreshold
@@ -28,6 +29,9 @@ public enum LogVerifier {
             results.set(i, Result { try log.read { reader in try check(reader, ranges[i], last: head.seq) } })
         }
         if let failure = try results.values().compactMap({ try $0.get() }).min(by: { $0.seq < $1.seq }) {
+            return .broken(firstBadSeq: failure.seq, reason: failure.reason)
+        }
+        if let failure = try log.read({ reader in try checkIndexSize(reader, head: head.seq) }) {
             return .broken(firstBadSeq: failure.seq, reason: failure.reason)
         }
         if let digest {
@@ -79,6 +83,10 @@ public enum LogVerifier {
                 failure = Failure(seq: seq, reason: "hash mismatch: the event or an earlier one was changed")
                 return false
             }
+            guard let id = StoredEvent.id(in: bytes), try reader.seq(forIdBytes: id) == seq else {
+                failure = Failure(seq: seq, reason: "the id index does not lead to this event by its id")
+                return false
+            }
             let at = StoredEvent.at(in: bytes)
             if let lastAt, let at, at < lastAt {
                 failure = Failure(seq: seq, reason: "time runs backwards")
@@ -93,6 +101,21 @@ public enum LogVerifier {
             failure = Failure(seq: expectedSeq, reason: "event \(expectedSeq) is missing")
         }
         return failure
+    }
+
+    /// Every event's id leads to it (checked with the chain); the index holds nothing else when it has as
+    /// many entries as there are events. Otherwise the first event that an extra entry names is reported.
+    private static func checkIndexSize(_ reader: LogReader, head: UInt64) throws -> Failure? {
+        guard try reader.idCount() != reader.count() else { return nil }
+        var firstBad = head + 1
+        try reader.forEachIdEntry { id, seq in
+            guard let seq, seq >= 1, seq <= head else { return }
+            let value = try seq.withBigEndianBytes { key in try reader.transaction.get(reader.log.events, key) }
+            if let value, let stored = StoredEvent.id(in: value), stored.elementsEqual(id) { return }
+            firstBad = min(firstBad, seq)
+        }
+        return Failure(seq: min(firstBad, max(head, 1)),
+                       reason: "the id index holds \(try reader.idCount()) entries for \(try reader.count()) events")
     }
 
     /// The per-range results, written by the worker threads.

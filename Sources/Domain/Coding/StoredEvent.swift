@@ -82,6 +82,13 @@ public enum StoredEvent {
         return UnsafeRawBufferPointer(rebasing: bytes[10..<42])
     }
 
+    /// The id kept in a stored record, without decoding the rest; nil when the record is too damaged to say.
+    public static func id(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard bytes.count > 42 else { return nil }
+        var source = BinaryFieldSource(bytes: UnsafeRawBufferPointer(rebasing: bytes[42...]))
+        return try? source.rawBytes("id")
+    }
+
     /// The `at` kept in a stored record, without decoding the rest.
     public static func at(in bytes: UnsafeRawBufferPointer) -> Timestamp? {
         guard bytes.count >= 10 else { return nil }

@@ -95,18 +95,19 @@ public struct RuleText: Error, Equatable, Sendable {
 }
 
 /// A value quoted for an error message, as JSON would write it, and cut short when long.
-func quoted(_ s: String) -> String { "\"" + escapedForMessage(s, limit: 40) + "\"" }
+func quoted(_ s: String) -> String { "\"" + escapedForMessage(s, limit: 40, quotes: true) + "\"" }
 
 /// Text from the input as an error message shows it (a key, a number's spelling): control characters
-/// escaped as JSON would (so that it can not move a terminal's cursor or forge a second line), and cut
-/// after `limit` characters with "…" (a 10 MB key gives a short message).
-public func escapedForMessage(_ s: String, limit: Int = 80) -> String {
+/// escaped as JSON writes them (so that it can not move a terminal's cursor or forge a second line), and cut
+/// after `limit` characters with "…" (a 10 MB key gives a short message). With `quotes`, `"` and `\` are
+/// escaped too, for text shown between quotes.
+public func escapedForMessage(_ s: String, limit: Int = 80, quotes: Bool = false) -> String {
     let shown = s.unicodeScalars.count > limit ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(limit))) + "…" : s
     var out = ""
     for scalar in shown.unicodeScalars {
         switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
+        case "\"" where quotes: out += "\\\""
+        case "\\" where quotes: out += "\\\\"
         case "\n": out += "\\n"
         case "\t": out += "\\t"
         case "\r": out += "\\r"

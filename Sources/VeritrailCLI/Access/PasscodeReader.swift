@@ -38,14 +38,26 @@ struct PasscodeReader {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// Asks for a new passcode twice; both must match and be 4–8 digits.
+    /// Asks for a new passcode twice; both must match and be 4–8 digits. On a terminal a short or
+    /// mismatched passcode is asked again, up to three times; from stdin the first refusal is final.
     func readNew(for username: String) throws(Failure) -> String {
-        guard let first = try read("New passcode for \(username) (4–8 digits): ") else {
-            throw Failure.refused("no passcode given (expected two lines on stdin)")
+        let tries = fromStdin ? 1 : 3
+        for attempt in 1...tries {
+            let retry = attempt < tries
+            guard let first = try read("New passcode for \(username) (4–8 digits): ") else {
+                throw Failure.refused("no passcode given (expected two lines on stdin)")
+            }
+            guard Passcodes.isWellFormed(first) else {
+                if retry { Output.note("a passcode must be 4–8 digits; try again"); continue }
+                throw Failure.refused("a passcode must be 4–8 digits")
+            }
+            guard let second = try read("Repeat the passcode: ") else { throw Failure.refused("the passcode was not repeated") }
+            guard first == second else {
+                if retry { Output.note("the two passcodes differ; try again"); continue }
+                throw Failure.refused("the two passcodes differ; nothing was changed")
+            }
+            return first
         }
-        guard Passcodes.isWellFormed(first) else { throw Failure.refused("a passcode must be 4–8 digits") }
-        guard let second = try read("Repeat the passcode: ") else { throw Failure.refused("the passcode was not repeated") }
-        guard first == second else { throw Failure.refused("the two passcodes differ; nothing was changed") }
-        return first
+        throw Failure.refused("no passcode was set")
     }
 }
