@@ -54,18 +54,7 @@ public struct LogFilter: Sendable {
 
     /// Whether the record's type and actor are among those asked for.
     private func matches(_ bytes: UnsafeRawBufferPointer, seq: UInt64, _ reader: LogReader) throws -> Bool {
-        try reader.decodingErrors(seq: seq) { () throws(FieldError) -> Bool in
-            // [format 1][type 1][at 8][hash 32][id][actor]… (StoredEvent)
-            var source = BinaryFieldSource(bytes: bytes)
-            _ = try source.byte("format")
-            let type = try source.choice("type", EventType.self)
-            if !types.isEmpty && !types.contains(type) { return false }
-            if actors.isEmpty { return true }
-            _ = try source.fixed64("at")
-            _ = try source.slice("hash", count: 32)
-            _ = try source.rawBytes("id")
-            let actor = try source.rawBytes("actor")
-            return actors.contains(String(decoding: actor, as: UTF8.self))
-        }
+        let header = try StoredHeader(bytes, seq: seq, reader, actor: !actors.isEmpty)
+        return (types.isEmpty || types.contains(header.type)) && (actors.isEmpty || actors.contains(header.actor))
     }
 }
