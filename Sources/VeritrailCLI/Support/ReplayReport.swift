@@ -79,7 +79,8 @@ enum ReplayReport {
         let all = Human.items(a["accounts"])
         let deleted = all.filter { $0["deleted"] == .bool(true) }.map { Human.scalar($0["username"]) }
         let roles = Role.choices.map { role in
-            "\(all.filter { $0["deleted"] != .bool(true) && Human.scalar($0["role"]) == role.rawValue }.count) \(role.rawValue)s"
+            let count = all.filter { $0["deleted"] != .bool(true) && Human.scalar($0["role"]) == role.rawValue }.count
+            return "\(count) \(role.rawValue)\(count == 1 ? "" : "s")"
         }
         var line = "  \(all.count - deleted.count) accounts: " + roles.joined(separator: ", ")
         if !deleted.isEmpty { line += "; \(deleted.count) deleted (\(deleted.joined(separator: ", ")))" }
