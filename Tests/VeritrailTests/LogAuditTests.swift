@@ -125,4 +125,47 @@ final class LogAuditTests: XCTestCase {
             "9  1 h ago    tom scanned C-s-2 (Widget, authentic), scan s-2",
         ])
     }
+
+    /// One sentence for every event type of events.md §3 (those `testHumanTailSaysWhatEachEventDid` has not
+    /// shown), on a store of their own.
+    func testEveryEventTypeHasItsSentence() throws {
+        let more = [
+            Ev.line("account.updated", "admin", at: "2026-11-06T08:00:00Z", #""username":"ines","name":"Inès","phone":"+33 1""#),
+            Ev.line("account.deleted", "admin", at: "2026-11-06T08:01:00Z", #""username":"bret","reason":"not a real person""#),
+            Ev.attempt("admin", "denied", at: "2026-11-06T08:02:00Z"),
+            Ev.attempt("admin", "granted", at: "2026-11-06T08:03:00Z"),
+            Ev.attempt("admin", "denied", at: "2026-11-06T08:04:00Z"),
+            Ev.attempt("admin", "denied", at: "2026-11-06T08:04:01Z"),
+            Ev.attempt("admin", "denied", at: "2026-11-06T08:04:02Z"),
+            Ev.attempt("admin", "locked", at: "2026-11-06T08:04:30Z"),
+            Ev.report("s-1", reason: "other", by: "ines", at: "2026-11-06T09:00:00Z", extra: #","message":"label misprinted""#),
+            Ev.line("settings.changed", "ines", at: "2026-11-06T09:01:00Z", #""username":"ines","flash":true,"historyWindow":"7d""#),
+            Ev.line("search.performed", "ines", at: "2026-11-06T09:02:00Z", #""username":"ines","query":"serum""#),
+            Ev.fitness("tom", at: "2026-11-06T09:03:00Z"),
+            Ev.session("tom", "t-1", by: "admin", at: "2026-11-06T09:04:00Z", date: "2026-11-05", jumps: "800", calories: "60"),
+            Ev.goal("tom", month: "2026-12", metric: "calories", target: "0", at: "2026-11-06T09:05:00Z"),
+            Ev.passcodeSet("ines", by: "admin", at: "2026-11-06T09:06:00Z"),
+        ]
+        let other = temporaryPath()
+        try importOK(try ndjsonFile(Self.events + more), into: other)
+        let r = try veritrail("log", "tail", "-n", "15", "--utc", "--store", other.path)
+        XCTAssertEqual(r.exit, 0, r.transcript)
+        XCTAssertEqual(lines(r), [
+            "10  2026-11-06T08:00:00Z  admin updated ines's name and phone",
+            "11  2026-11-06T08:01:00Z  admin deleted bret (not a real person)",
+            "12  2026-11-06T08:02:00Z  admin entered a wrong passcode",
+            "13  2026-11-06T08:03:00Z  admin entered the right passcode (unlocked for 15 min)",
+            "14  2026-11-06T08:04:00Z  admin entered a wrong passcode",
+            "15  2026-11-06T08:04:01Z  admin entered a wrong passcode",
+            "16  2026-11-06T08:04:02Z  admin entered a wrong passcode",
+            "17  2026-11-06T08:04:30Z  admin tried a passcode while locked out",
+            "18  2026-11-06T09:00:00Z  ines reported scan s-1 as counterfeit (other: “label misprinted”)",
+            "19  2026-11-06T09:01:00Z  ines changed their settings: flash on, history window 7d",
+            "20  2026-11-06T09:02:00Z  ines searched for “serum”",
+            "21  2026-11-06T09:03:00Z  tom set their body type 1 and height 70 in",
+            "22  2026-11-06T09:04:00Z  admin recorded a session of tom's at Central on 2026-11-05, 10:00–11:00: 800 jumps, 60 calories",
+            "23  2026-11-06T09:05:00Z  tom turned off the calories goal for 2026-12",
+            "24  2026-11-06T09:06:00Z  admin set ines's passcode",
+        ])
+    }
 }
