@@ -18,9 +18,12 @@ public enum LogVerifier {
     /// Checks every event: seqs 1, 2, 3, … without gaps, each record readable, each stored hash equal to the
     /// chain value recomputed from its canonical form, time never running backwards, the id index mapping
     /// each event's id to its seq and holding nothing else (a damaged index would let an id be appended
-    /// twice); with `digest`, also that the event at its seq still has the digest's hash.
-    public static func verify(_ log: EventLog, digest: (seq: UInt64, hash: [UInt8])? = nil) throws -> Outcome {
-        let head = try log.read { try $0.head() }
+    /// twice); with `digest`, also that the event at its seq still has the digest's hash. With `through`,
+    /// only events 1…`through` (`--as-of`), and the index only for those.
+    public static func verify(_ log: EventLog, digest: (seq: UInt64, hash: [UInt8])? = nil, through: UInt64 = .max) throws -> Outcome {
+        let whole = try log.read { try $0.head() }
+        let head = through >= whole.seq ? whole
+            : try log.read { LogHead(seq: through, hash: try $0.storedHash(at: through) ?? HashChain.genesis, at: try $0.storedAt(at: through)) }
         let ranges: [ClosedRange<UInt64>] = head.seq < splitThreshold
             ? [1...max(1, head.seq)]
             : [1...(head.seq / 2), (head.seq / 2 + 1)...head.seq]
@@ -31,11 +34,11 @@ public enum LogVerifier {
         if let failure = try results.values().compactMap({ try $0.get() }).min(by: { $0.seq < $1.seq }) {
             return .broken(firstBadSeq: failure.seq, reason: failure.reason)
         }
-        if let failure = try log.read({ reader in try checkIndexSize(reader, head: head.seq) }) {
+        if head.seq == whole.seq, let failure = try log.read({ reader in try checkIndexSize(reader, head: head.seq) }) {
             return .broken(firstBadSeq: failure.seq, reason: failure.reason)
         }
         if let digest {
-            let stored = try log.read { reader in try reader.storedHash(at: digest.seq) }
+            let stored = digest.seq > head.seq ? nil : try log.read { reader in try reader.storedHash(at: digest.seq) }
             let expected = digest.seq == 0 ? HashChain.genesis : stored
             guard let expected else {
                 return .broken(firstBadSeq: digest.seq, reason: "the log holds only \(head.seq) events, the digest names seq \(digest.seq)")
@@ -67,7 +70,7 @@ public enum LogVerifier {
         var failure: Failure?
         var canonical: [UInt8] = []
         canonical.reserveCapacity(1024)
-        try reader.forEachRecord(from: range.lowerBound, through: range.upperBound) { seq, bytes in
+        try reader.forEachRecord(from: range.lowerBound, through: min(range.upperBound, last)) { seq, bytes in
             guard seq == expectedSeq else {
                 failure = Failure(seq: expectedSeq, reason: "event \(expectedSeq) is missing (the next stored is \(seq))")
                 return false

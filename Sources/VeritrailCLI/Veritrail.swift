@@ -18,6 +18,7 @@ public struct Veritrail: ParsableCommand {
             HistoryCommand.self, ShowCommand.self, StatsCommand.self, LockoutCommand.self, CustomersCommand.self,
             CustomerCommand.self, GoalsCommand.self, AccountsCommand.self, SettingsCommand.self, SearchesCommand.self,
             ReplayCommand.self, RebuildCommand.self, CheckCommand.self,
+            DiffCommand.self,
             RegisterCommand.self, AccountCommand.self, PasscodeCommand.self, UnlockCommand.self, ScanCommand.self,
             ReportCommand.self, SearchCommand.self, FitnessCommand.self, GoalCommand.self, SessionCommand.self,
         ]

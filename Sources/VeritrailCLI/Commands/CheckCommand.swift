@@ -5,23 +5,31 @@ import StrictJSON
 /// `check EVENTS_FILE EXPECTATIONS_DIR`: asserts projections from an event fixture. It imports the events
 /// into a fresh store and asks every question file of the directory through this same executable, as a
 /// user would, comparing exit codes and JSON answers (by value: key order and number spelling aside).
+/// `--update` writes the answers into the question files instead, so that a fixture is written by asking
+/// and then reviewed (cli.md §7).
 ///
-/// A question file is `{"args": [...], "now"?, "asOf"?, "as"?, "exit"?: 0, "expect"?: {...}}`.
+/// A question file is `{"args": [...], "now"?, "asOf"?, "as"?, "exit"?: 0, "expect"?: {...}}` (README,
+/// "Writing projection tests"); any other key is refused, so that a misspelt `expect` can not make a
+/// question that checks nothing.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the answers of an event fixture against expected JSON files; exit 1 when any differs.",
-        discussion: "Example: veritrail check Events/demo.ndjson Projections/demo"
+        discussion: """
+        Examples:
+          veritrail check Events/demo.ndjson Projections/demo
+          veritrail check --update Events/scenarios/lockout.ndjson Projections/scenarios/lockout
+        """
     )
 
     @Argument(help: ArgumentHelp("The NDJSON event fixture.", valueName: "events-file")) var events: String
     @Argument(help: ArgumentHelp("The folder of question files (*.json).", valueName: "expectations-dir")) var expectations: String
+    @Flag(help: "Write the current answers (exit and expect) into the question files instead of checking them.")
+    var update = false
 
     func run() throws {
         try runReporting {
-            let files = try FileManager.default.contentsOfDirectory(atPath: expectations)
-                .filter { $0.hasSuffix(".json") }.sorted()
-            guard !files.isEmpty else { throw Failure.refused("no question files (*.json) in \(expectations)") }
+            let questions = try Question.load(folder: expectations)
             let storeDirectory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("veritrail-check-\(UUID().uuidString.lowercased())").path
             defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
@@ -29,41 +37,63 @@ struct CheckCommand: ParsableCommand {
             guard imported.exit == 0 else {
                 throw Failure.refused("the events did not import: \(imported.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
             }
+            if update { return try rewrite(questions, store: storeDirectory) }
             var failed = 0
-            for file in files {
-                let differences = try check(question: expectations + "/" + file, store: storeDirectory)
+            for question in questions {
+                let differences = try check(question, store: storeDirectory)
                 if differences.isEmpty { continue }
                 failed += 1
-                Output.print("✗ \(file)")
+                Output.print("✗ \(question.name)")
                 for line in differences { Output.print("    " + line) }
             }
-            Output.print("\(files.count - failed) passed, \(failed) failed")
+            Output.print("\(questions.count - failed) passed, \(failed) failed")
             if failed > 0 { throw ExitCode(1) }
         }
     }
 
     /// Asks one question and returns how the answer differs from the expected one (empty when it holds).
-    private func check(question path: String, store: String) throws -> [String] {
-        guard let data = FileManager.default.contents(atPath: path), case .object(let q)? = try? JSONValue.parse(Array(data)),
-              case .array(let argValues)? = q["args"] else {
-            return ["not a question file: needs an object with \"args\""]
-        }
-        var args = argValues.compactMap { if case .string(let s) = $0 { s } else { nil } }
-        args += ["--json", "--store", store]
-        if case .string(let now)? = q["now"] { args += ["--now", now] }
-        if case .string(let asOf)? = q["asOf"] { args += ["--as-of", asOf] }
-        if case .string(let viewer)? = q["as"] { args += ["--as", viewer] }
-        var expectedExit: Int64 = 0
-        if case .number(let n)? = q["exit"], let e = n.integerValue { expectedExit = e }
+    private func check(_ question: Question, store: String) throws -> [String] {
+        let args = question.arguments(store: store)
         let result = try Self.runSelf(args)
         let command = "veritrail " + args.joined(separator: " ")
-        guard Int64(result.exit) == expectedExit else {
-            return ["\(command)", "exit: expected \(expectedExit), got \(result.exit) \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"]
+        guard Int64(result.exit) == question.exit else {
+            return ["\(command)", "exit: expected \(question.exit), got \(result.exit) \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"]
         }
-        guard let expected = q["expect"] else { return [] }
+        guard let expected = question.expect else { return [] }
         guard let got = try? JSONValue.parse(result.stdout) else { return ["\(command)", "stdout is not one JSON document"] }
         let differences = JSONDifference.between(expected, got, path: "$")
         return differences.isEmpty ? [] : [command] + differences
+    }
+
+    /// `--update`: asks every question and writes its exit code and answer into its file (the answer only
+    /// for exit 0). A file whose expectation still holds is left as it is (numbers spelt its way, `0.0`
+    /// included), so that the review sees only the answers that changed.
+    private func rewrite(_ questions: [Question], store: String) throws {
+        var written = 0
+        for question in questions {
+            let result = try Self.runSelf(question.arguments(store: store))
+            var answer: JSONValue?
+            if result.exit == 0 {
+                do {
+                    answer = try JSONValue.parse(result.stdout)
+                } catch {
+                    throw Failure.refused("\(question.name): the answer is not one JSON document, nothing written for it")
+                }
+            }
+            let holds = Int64(result.exit) == question.exit && question.expect.map { expected in
+                answer.map { JSONDifference.between(expected, $0, path: "$").isEmpty } ?? false
+            } ?? (result.exit != 0)
+            if holds { continue }
+            let text = question.updated(exit: result.exit, expect: answer)
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: question.path), options: .atomic)
+            } catch {
+                throw Failure.refused("can not write \(question.path): \(error.localizedDescription)")
+            }
+            written += 1
+            Output.print("✎ \(question.name) (exit \(result.exit))")
+        }
+        Output.print("\(written) updated, \(questions.count - written) unchanged")
     }
 
     /// Runs this executable with `arguments`, capturing its output.

@@ -3,22 +3,30 @@ import Domain
 import Engine
 import EventLog
 import Projections
+import StrictJSON
 
-/// `log status | tail | verify | digest` (projections.md §7): the log as it is stored.
+/// `log status | tail | verify | digest` (projections.md §7): the log as it is stored, or as it was after
+/// an earlier event with `--as-of` (cli.md §7). `--now` hides nothing from them.
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Look at the log itself: its status, its last events, its hash chain.",
-        discussion: "Examples:\n  veritrail log status --json\n  veritrail log tail -n 5\n  veritrail log verify --digest 120:3f0c…\n  veritrail log digest",
+        discussion: """
+        Examples:
+          veritrail log status --json
+          veritrail log tail -n 5 --actor ines --since 2026-11-01T00:00:00Z
+          veritrail log verify --digest 120:3f0c…
+          veritrail log digest --as-of 120
+        """,
         subcommands: [Status.self, Tail.self, Verify.self, Digest.self]
     )
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "How many events, the head, the first and last times, and the events per type.",
-            discussion: "Example: veritrail log status --store /tmp/demo --json"
+            discussion: "Example: veritrail log status --as-of 120 --store /tmp/demo --json"
         )
-        /// Accepted like everywhere, but the log commands show the log as stored: `--now` hides nothing.
+        /// `--as-of` cuts the log; `--now` is accepted like everywhere and hides nothing.
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
@@ -26,7 +34,9 @@ struct LogCommand: ParsableCommand {
             try runReporting {
                 let status = try global.openStore().read { reader, models in
                     let head = try reader.head()
-                    return logStatus(try models.totals(), headSeq: head.seq, headHash: head.hash)
+                    let cut = try reader.lastSeq(keptBy: clock.asOfValue)
+                    if cut == head.seq { return logStatus(try models.totals(), headSeq: head.seq, headHash: head.hash) }
+                    return try logStatus(reader, cutAt: try reader.head(through: cut))
                 }
                 if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
             }
@@ -35,30 +45,42 @@ struct LogCommand: ParsableCommand {
 
     struct Tail: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The last events of the log.",
-            discussion: "Example: veritrail log tail -n 5 --store /tmp/demo --json"
+            abstract: "The last events of the log, one sentence each (--json: the out form), with filters.",
+            discussion: """
+            Examples:
+              veritrail log tail -n 5 --store /tmp/demo
+              veritrail log tail -n 50 --actor admin --type status.changed --since 2026-11-01T00:00:00Z --utc
+            """
         )
-        @Option(name: .short, help: "How many events.") var n: Int = 10
-        /// Accepted like everywhere, but the log commands show the log as stored: `--now` hides nothing.
+        @OptionGroup var filter: LogFilterOptions
+        @Flag(help: "Show times as UTC timestamps rather than relative to now.") var utc = false
+        /// `--as-of` cuts the log; `--now` sets the clock of the relative times and hides nothing.
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
-
-        func validate() throws {
-            guard n >= 1 else { throw ValidationError("-n must be at least 1") }
-        }
 
         func run() throws {
             try runReporting {
                 let out = BufferedOutput(fd: 1)
-                try global.openStore().read { reader, _ in
-                    let head = try reader.head()
-                    let first = head.seq > UInt64(n) ? head.seq - UInt64(n) + 1 : 1
-                    if global.json { return try writeOutForm(reader, from: first, through: .max, to: out) }
-                    try reader.forEach(from: first) { logged in
-                        let e = logged.event
-                        out.append(Array("\(logged.seq)\t\(e.at)\t\(e.actor)\t\(e.type.rawValue)\n".utf8))
-                        return true
+                let style = TimeStyle(now: clock.nowValue ?? environmentNow(), utc: utc)
+                let shortenCodes = Output.stdoutIsTerminal
+                var rows: [(seq: String, at: String, what: String)] = []
+                try global.openStore().read { reader, models in
+                    try filter.checkActors(models)
+                    let cut = try reader.lastSeq(keptBy: clock.asOfValue)
+                    try filter.filter(through: cut, last: filter.n ?? 10).forEach(reader) { seq, bytes in
+                        if global.json {
+                            out.append(try outFormLine(bytes, seq: seq))
+                        } else {
+                            let event = try reader.decode(bytes, seq: seq).event
+                            rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
+                        }
                     }
+                }
+                let seqWidth = rows.map(\.seq.count).max() ?? 0, atWidth = rows.map { displayWidth($0.at) }.max() ?? 0
+                for row in rows {
+                    let seq = String(repeating: " ", count: seqWidth - row.seq.count) + row.seq
+                    let at = row.at + String(repeating: " ", count: atWidth - displayWidth(row.at))
+                    out.append(Array("\(seq)  \(at)  \(row.what)\n".utf8))
                 }
                 out.flush()
             }
@@ -68,10 +90,14 @@ struct LogCommand: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Recompute the hash chain from the first event; with --digest, check an earlier digest too.",
-            discussion: "Example: veritrail log verify --store /tmp/demo --digest 120:3f0c…"
+            discussion: """
+            Examples:
+              veritrail log verify --store /tmp/demo --digest 120:3f0c…
+              veritrail log verify --as-of 120 --store /tmp/demo     (events 1…120 only)
+            """
         )
         @Option(help: ArgumentHelp("A digest written down earlier.", valueName: "seq:hash")) var digest: String?
-        /// Accepted like everywhere, but the log commands show the log as stored: `--now` hides nothing.
+        /// `--as-of N` verifies events 1…N; `--now` is accepted like everywhere and hides nothing.
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
@@ -90,14 +116,22 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let outcome = try LogVerifier.verify(try global.openStore().log, digest: digest.flatMap(Verify.parse))
+                let store = try global.openStore()
+                let given = digest.flatMap(Verify.parse)
+                let cut = clock.asOf == nil ? UInt64.max : try store.read { reader, _ in try reader.lastSeq(keptBy: clock.asOfValue) }
+                let outcome = try LogVerifier.verify(store.log, digest: given, through: cut)
+                // Without --as-of, the kept checkpoint (proofs.md §2) is checked after the chain, here.
                 switch outcome {
                 case let .ok(events, head):
                     if global.json {
                         Output.json(J.object([("ok", J.bool(true)), ("events", J.int(events)),
                                               ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))
                     } else {
-                        Output.print("ok: \(events) event\(events == 1 ? "" : "s") verified; head \(head.digest)")
+                        var line = "ok: \(events) event\(events == 1 ? "" : "s") verified"
+                        if clock.asOf != nil { line += " (the log as of seq \(head.seq))" }
+                        line += "; head \(head.digest)"
+                        if let given { line += ", and the digest \(given.seq):\(Hex.encode(given.hash)) matches" }
+                        Output.print(line)
                     }
                 case let .broken(seq, reason):
                     if global.json {
@@ -114,15 +148,17 @@ struct LogCommand: ParsableCommand {
     struct Digest: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the head as SEQ:HASH, to write down and check later with `log verify --digest`.",
-            discussion: "Example: veritrail log digest --store /tmp/demo"
+            discussion: "Examples:\n  veritrail log digest --store /tmp/demo\n  veritrail log digest --as-of 120 --store /tmp/demo"
         )
-        /// Accepted like everywhere, but the log commands show the log as stored: `--now` hides nothing.
+        /// `--as-of` names an earlier event; `--now` is accepted like everywhere and hides nothing.
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             try runReporting {
-                Output.print(try global.openStore().read { reader, _ in try reader.head().digest })
+                Output.print(try global.openStore().read { reader, _ in
+                    try reader.head(through: try reader.lastSeq(keptBy: clock.asOfValue)).digest
+                })
             }
         }
     }

@@ -172,13 +172,3 @@ struct SearchesCommand: ParsableCommand {
 
     func run() throws { try answer(global, clock) { context, _ in try searches(user, context) } }
 }
-
-struct ReplayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "replay", abstract: "The auditor's view: every projection at once, as of a seq or a time.",
-        discussion: "Example: veritrail replay --as-of 2026-11-01T00:00:00Z --store /tmp/demo --json")
-    @OptionGroup var clock: ClockOptions
-    @OptionGroup var global: GlobalOptions
-
-    func run() throws { try answer(global, clock) { context, _ in try replay(context) } }
-}

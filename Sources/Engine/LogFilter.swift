@@ -1,0 +1,60 @@
+import Domain
+import EventLog
+
+/// Which events `export` and `log tail` write (cli.md §7): a seq range, a time range, actors and types
+/// (any of those given), and at most the last `last` of them.
+public struct LogFilter: Sendable {
+    public var from: UInt64 = 1
+    public var through: UInt64 = .max
+    /// `at ≥ since` and `at ≤ until`.
+    public var since: Timestamp?
+    public var until: Timestamp?
+    /// Empty: every actor (every type).
+    public var actors: Set<String> = []
+    public var types: Set<EventType> = []
+    /// Only the last this many of the events that match.
+    public var last: Int?
+
+    public init() {}
+
+    /// Calls `body` with every stored record that matches, in seq order.
+    ///
+    /// The seq and time bounds become one seq range (the time bounds by binary search, `LogCut`), so only
+    /// actors and types are looked at event by event, from the record's header, without decoding it.
+    public func forEach(_ reader: LogReader, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Void) throws {
+        let head = try reader.head().seq
+        var low = max(from, 1), high = min(through, head)
+        if let since { low = max(low, try reader.firstSeq(atOrAfter: since, head: head)) }
+        if let until { high = min(high, try reader.lastSeq(atOrBefore: until, head: head)) }
+        guard low <= high else { return }
+        guard !actors.isEmpty || !types.isEmpty else {
+            if let last, high - low + 1 > UInt64(last) { low = high - UInt64(last) + 1 }
+            try reader.forEachRecord(from: low, through: high) { seq, bytes in try body(seq, bytes); return true }
+            return
+        }
+        guard let last else {
+            try reader.forEachRecord(from: low, through: high) { seq, bytes in
+                if try matches(bytes, seq: seq, reader) { try body(seq, bytes) }
+                return true
+            }
+            return
+        }
+        // The last N matches: their seqs in a ring, then read again (N records, each found by its key).
+        var ring: [UInt64] = []
+        var next = 0
+        try reader.forEachRecord(from: low, through: high) { seq, bytes in
+            guard try matches(bytes, seq: seq, reader) else { return true }
+            if ring.count < last { ring.append(seq) } else { ring[next] = seq; next = (next + 1) % last }
+            return true
+        }
+        for seq in ring[next...] + ring[..<next] {
+            try reader.forEachRecord(from: seq, through: seq) { seq, bytes in try body(seq, bytes); return false }
+        }
+    }
+
+    /// Whether the record's type and actor are among those asked for.
+    private func matches(_ bytes: UnsafeRawBufferPointer, seq: UInt64, _ reader: LogReader) throws -> Bool {
+        let header = try StoredHeader(bytes, seq: seq, reader, actor: !actors.isEmpty)
+        return (types.isEmpty || types.contains(header.type)) && (actors.isEmpty || actors.contains(header.actor))
+    }
+}

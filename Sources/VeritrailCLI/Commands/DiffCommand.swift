@@ -1,0 +1,46 @@
+import ArgumentParser
+import Domain
+import Engine
+
+/// `diff --from X [--to Y]`: "what changed since my last digest" — the events in between by type and actor,
+/// and the projections (scan figures, customers' statuses, passcode gates, goals) where they changed.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "What changed between two points of the log: the events, and the projections side by side.",
+        discussion: """
+        Each side is what `replay --as-of` answers at that point (its clock included). --to defaults to the head.
+        Examples:
+          veritrail diff --from 120 --store /tmp/demo
+          veritrail diff --from 2026-11-01T00:00:00Z --to 2026-11-08T00:00:00Z --utc --store /tmp/demo
+          veritrail diff --from 120 --to 400 --json --store /tmp/demo
+        """
+    )
+    @Option(help: ArgumentHelp("The earlier point: a seq (digits) or a time.", valueName: "seq|time")) var from: String
+    @Option(help: ArgumentHelp("The later point (default: the head).", valueName: "seq|time")) var to: String?
+    @Flag(help: "Show times as UTC timestamps rather than relative to now.") var utc = false
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, AsOf(value) == nil {
+                throw ValidationError("\(name) must be a seq (digits) or a time like 2026-11-20T09:00:00Z, got \"\(value)\"")
+            }
+        }
+        if let env = environment("VERITRAIL_NOW"), Timestamp(env) == nil {
+            throw ValidationError("VERITRAIL_NOW must be a time like 2026-11-20T09:00:00Z, got \"\(env)\"")
+        }
+    }
+
+    func run() throws {
+        try runReporting {
+            let store = try global.openStore()
+            if let viewer = global.actingUser {
+                _ = try store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { try $0.activeAccount(viewer) }
+            }
+            guard let start = AsOf(from) else { throw Failure.usage("--from must be a seq or a time") }
+            let answer = try store.diff(from: start, to: to.flatMap(AsOf.init), fallbackNow: environmentNow)
+            if global.json { Output.json(answer) } else { Output.print(DiffReport.render(answer, utc: utc)) }
+        }
+    }
+}

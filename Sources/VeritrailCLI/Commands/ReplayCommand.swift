@@ -1,0 +1,24 @@
+import ArgumentParser
+import Projections
+
+/// `replay` (projections.md §7): the auditor's view, every projection at once as of a seq or a time;
+/// without `--json`, a report that sums up each section (`ReplayReport`).
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay", abstract: "The auditor's view: every projection at once, as of a seq or a time.",
+        discussion: """
+        Examples:
+          veritrail replay --as-of 2026-11-01T00:00:00Z --store /tmp/demo
+          veritrail replay --as-of 120 --utc --store /tmp/demo
+          veritrail replay --as-of 2026-11-01T00:00:00Z --store /tmp/demo --json
+        """)
+    @Flag(help: "Show times as UTC timestamps rather than relative to now.") var utc = false
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try answer(global, clock, human: { ReplayReport.render($0, style: TimeStyle(now: $1, utc: utc)) }) { context, _ in
+            try replay(context)
+        }
+    }
+}

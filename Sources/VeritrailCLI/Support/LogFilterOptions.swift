@@ -1,0 +1,53 @@
+import ArgumentParser
+import Domain
+import Engine
+import Projections
+
+/// The filters of `export` and `log tail` (cli.md §7): "who did what between two dates".
+struct LogFilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The first seq to write.", valueName: "seq")) var from: UInt64 = 1
+    @Option(help: ArgumentHelp("The last seq to write.", valueName: "seq")) var to: UInt64?
+    @Option(help: ArgumentHelp("Only events at or after this time.", valueName: "time")) var since: String?
+    @Option(help: ArgumentHelp("Only events at or before this time.", valueName: "time")) var until: String?
+    @Option(name: .customLong("actor"), help: ArgumentHelp("Only events by this user (repeatable: any of them).", valueName: "user"))
+    var actors: [String] = []
+    @Option(name: .customLong("type"), help: ArgumentHelp("Only events of this type, e.g. scan.recorded (repeatable: any of them).", valueName: "type"))
+    var types: [String] = []
+    @Option(name: .short, help: ArgumentHelp("Only the last N of the events that match.", valueName: "N")) var n: Int?
+
+    func validate() throws {
+        guard from >= 1 else { throw ValidationError("--from must be at least 1") }
+        if let to, to < from { throw ValidationError("--to must not be below --from") }
+        for (name, value) in [("--since", since), ("--until", until)] {
+            if let value, Timestamp(value) == nil {
+                throw ValidationError("\(name) must be a time like 2026-11-20T09:00:00Z, got \"\(value)\"")
+            }
+        }
+        for type in types where EventType(rawValue: type) == nil {
+            throw ValidationError("--type must be an event type (\(EventType.choices.map(\.rawValue).joined(separator: ", "))), got \"\(type)\"")
+        }
+        if let n, n < 1 { throw ValidationError("-n must be at least 1") }
+    }
+
+    /// The filter, cut after event `through` (`--as-of`), keeping the last `last` matches (`-n`).
+    func filter(through: UInt64 = .max, last: Int?) -> LogFilter {
+        var filter = LogFilter()
+        filter.from = from
+        filter.through = min(to ?? .max, through)
+        filter.since = since.flatMap { Timestamp($0) }
+        filter.until = until.flatMap { Timestamp($0) }
+        filter.actors = Set(actors)
+        filter.types = Set(types.compactMap { EventType(rawValue: $0) })
+        filter.last = last
+        return filter
+    }
+
+    /// Refuses an `--actor` that never had an account (exit 65, as a query's unknown user): a misspelt name
+    /// would otherwise look like a user who did nothing. `system` (the actor of `init`) and deleted accounts
+    /// are known.
+    func checkActors(_ models: Models) throws {
+        for actor in actors where actor != "system" {
+            guard try models.account(actor) != nil else { throw Failure.refused("no such account \"\(actor)\" (--actor)") }
+        }
+    }
+}
