@@ -58,7 +58,7 @@ public struct StoreDirectory: Sendable {
                 throw StoreError("can not create \(built): \(String(cString: strerror(errno)))")
             }
         }
-        if entries().allSatisfy(StoreDirectory.isAside) { chmod(path, 0o700) }
+        if StoreDirectory.entries(of: path).allSatisfy(StoreDirectory.isAside) { chmod(path, 0o700) }
         return made
     }
 
@@ -87,15 +87,18 @@ public struct StoreDirectory: Sendable {
             if errno == EEXIST { return false }
             throw StoreError("can not create the store at \(path): \(String(cString: strerror(errno)))")
         }
-        // LMDB would make the lock file again; the one built with the store has its mode and its space.
-        _ = link(aside + "/lock.mdb", path + "/lock.mdb")
+        // The store's other files follow (its lock file, which LMDB would make again but this one has its mode
+        // and its space; files kept beside the data, such as a signed checkpoint); none replaces one there.
+        for name in StoreDirectory.entries(of: aside) where name != "data.mdb" {
+            _ = link(aside + "/" + name, path + "/" + name)
+        }
         syncDirectory()
         return true
     }
 
-    /// Removes a hidden directory made by `makeAside` (never the store's own files).
+    /// Removes a hidden directory made by `makeAside` and its files (never the store's own).
     public func discard(aside: String) {
-        for file in ["data.mdb", "lock.mdb"] { unlink(aside + "/" + file) }
+        for name in StoreDirectory.entries(of: aside) { unlink(aside + "/" + name) }
         rmdir(aside)
     }
 
@@ -109,7 +112,7 @@ public struct StoreDirectory: Sendable {
 
     /// Removes hidden directories left by creations whose process is gone (killed while building).
     private func removeAbandonedAsides() {
-        for name in entries() where StoreDirectory.isAside(name) {
+        for name in StoreDirectory.entries(of: path) where StoreDirectory.isAside(name) {
             let pid = name.dropFirst(5).prefix { $0 != "-" }
             guard let pid = Int32(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             discard(aside: path + "/" + name)
@@ -118,9 +121,9 @@ public struct StoreDirectory: Sendable {
 
     private static func isAside(_ name: String) -> Bool { name.hasPrefix(".new-") }
 
-    /// The names in the directory, but `.` and `..`.
-    private func entries() -> [String] {
-        guard let dir = opendir(path) else { return [] }
+    /// The names in `directory`, but `.` and `..`.
+    private static func entries(of directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
