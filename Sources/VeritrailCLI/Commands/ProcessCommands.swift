@@ -14,12 +14,14 @@ struct CustomerStatusCommand: ParsableCommand {
         discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample: veritrail customer status mlopez ONBOARDED --note \"called back\" --as admin")
     @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
     @Argument(help: ArgumentHelp("The new status.", valueName: "status")) var status: CustomerStatus
-    @Option(help: "A note.") var note: String?
+    @Option(parsing: .unconditional, help: "A note.") var note: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try WriteCommand.appendOne(.statusChanged, global: global, passcodeStdin: passcodeStdin, data: { _, _ in
+        try WriteCommand.appendOne(.statusChanged, global: global, passcodeStdin: passcodeStdin, options: [
+            "data.username": "USER", "data.status": "STATUS", "data.note": "--note",
+        ], data: { _, _ in
             var data = DataFields()
             data.set("username", user); data.set("status", status.rawValue); data.set("note", note)
             return data.pairs
@@ -42,8 +44,17 @@ struct SettingsSetCommand: ParsableCommand {
 
     enum OnOff: String, ExpressibleByArgument { case on, off }
 
+    func validate() throws {
+        if flash == nil && captureMode == nil && historyWindow == nil && color == nil {
+            throw ValidationError("nothing to set: give --flash, --capture-mode, --history-window or --color")
+        }
+    }
+
     func run() throws {
-        try WriteCommand.appendOne(.settingsChanged, global: global, passcodeStdin: passcodeStdin, data: { actor, _ in
+        try WriteCommand.appendOne(.settingsChanged, global: global, passcodeStdin: passcodeStdin, options: [
+            "data.flash": "--flash", "data.captureMode": "--capture-mode", "data.historyWindow": "--history-window",
+            "data.color": "--color",
+        ], data: { actor, _ in
             var data = DataFields()
             data.set("username", actor); data.set("flash", flash.map { $0 == .on })
             data.set("captureMode", captureMode?.rawValue); data.set("historyWindow", historyWindow?.rawValue)
@@ -80,10 +91,11 @@ struct SearchCommand: ParsableCommand {
             }
             var history = HistoryQuery()
             history.search = query; history.window = window; history.limit = limit
-            let (result, now) = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
-                (try history.answer(context, viewer: actor), context.now)
+            let (result, now, narrowed) = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
+                (try history.answer(context, viewer: actor), context.now,
+                 window == nil ? try context.activeAccount(actor).settings.historyWindow : nil)
             }
-            if global.json { Output.json(result) } else { Output.print(Human.history(result, now: now)) }
+            if global.json { Output.json(result) } else { Output.print(Human.history(result, now: now, viewerWindow: narrowed)) }
         }
     }
 }
@@ -104,7 +116,9 @@ struct FitnessCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try WriteCommand.appendOne(.fitnessUpdated, global: global, passcodeStdin: passcodeStdin, data: { actor, _ in
+            try WriteCommand.appendOne(.fitnessUpdated, global: global, passcodeStdin: passcodeStdin, options: [
+                "data.bodyType": "--body-type", "data.heightInches": "--height-inches",
+            ], data: { actor, _ in
                 [("username", J.string(actor)), ("bodyType", J.int(bodyType)), ("heightInches", J.int(heightInches))]
             }, said: { "updated the fitness profile of \($0)" })
         }
@@ -132,7 +146,9 @@ struct GoalCommand: ParsableCommand {
         }
 
         func run() throws {
-            try WriteCommand.appendOne(.goalSet, global: global, passcodeStdin: passcodeStdin, data: { actor, at in
+            try WriteCommand.appendOne(.goalSet, global: global, passcodeStdin: passcodeStdin, options: [
+                "data.month": "--month", "data.metric": "--metric", "data.target": "--target",
+            ], data: { actor, at in
                 [("username", J.string(actor)), ("month", J.string(month ?? at.month.description)),
                  ("metric", J.string(metric.rawValue)), ("target", J.int(target))]
             }, said: { "set the \(metric.rawValue) goal of \($0) to \(target)" })
@@ -154,7 +170,7 @@ struct SessionCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Whose session (default: yours).", valueName: "user")) var user: String?
         @Option(help: "The session id (default: a new one).") var sessionId: String?
         @Option(help: ArgumentHelp("The date (default: today).", valueName: "YYYY-MM-DD")) var date: String?
-        @Option(help: "The park.") var park: String
+        @Option(parsing: .unconditional, help: "The park.") var park: String
         @Option(help: ArgumentHelp("Start time.", valueName: "HH:MM")) var start: String
         @Option(help: ArgumentHelp("End time.", valueName: "HH:MM")) var end: String
         @Option(help: "Jumps.") var jumps: Int64
@@ -164,7 +180,10 @@ struct SessionCommand: ParsableCommand {
 
         func run() throws {
             let id = sessionId ?? "ses-" + EventID.random().prefix(8)
-            try WriteCommand.appendOne(.sessionRecorded, global: global, passcodeStdin: passcodeStdin, data: { actor, at in
+            try WriteCommand.appendOne(.sessionRecorded, global: global, passcodeStdin: passcodeStdin, options: [
+                "data.username": "--user", "data.sessionId": "--session-id", "data.date": "--date", "data.park": "--park",
+                "data.startTime": "--start", "data.endTime": "--end", "data.jumps": "--jumps", "data.calories": "--calories",
+            ], data: { actor, at in
                 [("username", J.string(user ?? actor)), ("sessionId", J.string(id)),
                  ("date", J.string(date ?? at.date.description)), ("park", J.string(park)), ("startTime", J.string(start)),
                  ("endTime", J.string(end)), ("jumps", J.int(jumps)), ("calories", J.int(calories))]

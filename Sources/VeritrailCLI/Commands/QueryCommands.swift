@@ -20,7 +20,11 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue, T
 }
 
 extension HistoryWindow: ExpressibleByArgument {}
-extension CustomerStatus: ExpressibleByArgument {}
+/// A status in any case (`inprocess` is `INPROCESS`); a wrong one is refused naming the valid ones.
+extension CustomerStatus: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
+    public static var allValueStrings: [String] { choices.map(\.rawValue) }
+}
 extension HistoryQuery.ResultFilter: ExpressibleByArgument {}
 extension GoalRing.View: ExpressibleByArgument {}
 
@@ -28,39 +32,66 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "The scan list, newest first, with filters and search.",
-        discussion: "Example: veritrail history --type failed --window 7d --search serum --store /tmp/demo"
+        discussion: """
+        Without --window, a viewer (--as) sees their history window setting (30 days unless changed).
+        Examples:
+          veritrail history --type failed --window all --search serum
+          veritrail history --as ines --window 7d --limit 10
+        """
     )
     @Option(help: "all, success (authentic) or failed (counterfeit).") var type: HistoryQuery.ResultFilter = .all
     @Option(help: "today, 7d, 30d, 90d or all (default: the viewer's setting, else all).") var window: HistoryWindow?
-    @Option(help: "Only this category (exact).") var category: String?
-    @Option(help: "Text to look for in the scan's fields, case-insensitively.") var search: String?
-    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @Option(parsing: .unconditional, help: "Only this category (exact).") var category: String?
+    @Option(parsing: .unconditional, help: "Text to look for in the scan's fields, case-insensitively.") var search: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
     @Option(help: "How many scans (1–1000).") var limit: Int = 50
-    @Option(help: "How many to skip.") var offset: Int = 0
+    @Option(help: "How many to skip (0 or more).") var offset: Offset = Offset(0)
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1–1000, got \(limit)") }
-        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, got \(offset)") }
     }
 
     func run() throws {
         var query = HistoryQuery()
         query.type = type; query.window = window; query.category = category; query.search = search
-        query.by = by; query.limit = limit; query.offset = offset
-        try answer(global, clock, human: Human.history) { context, viewer in try query.answer(context, viewer: viewer) }
+        query.by = by; query.limit = limit; query.offset = offset.value
+        var narrowed: HistoryWindow?
+        try answer(global, clock, human: { Human.history($0, now: $1, viewerWindow: narrowed) }) { context, viewer in
+            if window == nil, let viewer { narrowed = try context.activeAccount(viewer).settings.historyWindow }
+            return try query.answer(context, viewer: viewer)
+        }
     }
+}
+
+/// A count of 0 or more given on the command line: any number of digits, a value past `Int.max` taken as
+/// `Int.max` (an offset past the end is an empty page, not a usage error).
+struct Offset: ExpressibleByArgument {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+    init?(argument: String) {
+        guard !argument.isEmpty, argument.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        value = Int(argument) ?? Int.max
+    }
+    var defaultValueDescription: String { "\(value)" }
 }
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "One scan as the history shows it.", discussion: "Example: veritrail show s-0001 --store /tmp/demo")
-    @Argument(help: ArgumentHelp("The scan id.", valueName: "scan-id")) var scanId: String
+        commandName: "show", abstract: "One scan as the history shows it.",
+        discussion: """
+        A scan id may be shortened to any 4 or more of its first characters that no other scan id starts with.
+        Example:
+          veritrail show s-0001
+        """)
+    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id")) var scanId: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock) { context, _ in try showScan(scanId, context) } }
+    func run() throws {
+        try answer(global, clock, human: Human.scan) { context, _ in try showScan(try ScanIdPrefix.resolve(scanId, context), context) }
+    }
 }
 
 struct StatsCommand: ParsableCommand {
