@@ -4,7 +4,11 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test bench clean
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+SHAREDIR := $(PREFIX)/share
+
+.PHONY: deps build release demo test bench clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -19,6 +23,23 @@ release: deps
 
 demo: release
 	scripts/demo.sh .build/release/veritrail
+
+# `make install` (PREFIX=/usr/local by default): the release binary, its shell completions and its man page.
+# Man pages come from scripts/man.sh (the --help of every command, as troff), which needs no network.
+install: release
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions" \
+	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d" \
+	  "$(DESTDIR)$(SHAREDIR)/man/man1"
+	install -m 0755 .build/release/veritrail "$(DESTDIR)$(BINDIR)/veritrail"
+	.build/release/veritrail --generate-completion-script bash > "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail"
+	.build/release/veritrail --generate-completion-script zsh > "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail"
+	.build/release/veritrail --generate-completion-script fish > "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish"
+	scripts/man.sh .build/release/veritrail > "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/veritrail" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail" \
+	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish" \
+	  "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail.1"
 
 test: build
 	$(SWIFT) test

@@ -9,9 +9,9 @@ public struct Veritrail: ParsableCommand {
         Every action is an event appended to a hash-chained log; every answer is computed from it.
         Examples:
           veritrail init --admin ada --name "Ada Admin" --email ada@example.org
-          veritrail import Events/demo.ndjson --store /tmp/veritrail-demo
-          veritrail stats --store /tmp/veritrail-demo
-          veritrail log verify --store /tmp/veritrail-demo
+          veritrail import Events/demo.ndjson --store demo-store
+          veritrail stats --store demo-store
+          veritrail log verify --store demo-store
         """,
         version: "veritrail \(Veritrail.version)",
         subcommands: [

@@ -79,11 +79,15 @@ struct RegisterCommand: ParsableCommand {
         commandName: "register",
         abstract: "Register an account: an admin registers any role; anyone registers themselves as a customer.",
         discussion: """
-        A customer needs an address; it is geocoded offline from the shipped gazetteer (GeoNames cities).
+        A customer needs an address; it is geocoded offline from the gazetteer inside the binary (GeoNames).
         Registering yourself (no --as, or --as yourself) makes a customer and asks your new passcode twice.
+        The city may name its country ("Paris, France", "London, UK") or take --country; where it was placed
+        is said on stderr, and when places of similar size share the name, which ones.
         Examples:
-          veritrail register mlopez --name "Maria Lopez" --email m@example.org --street "1 Rue de la Paix" --city Lyon --zipcode 69001 --passcode-stdin
-          veritrail register ines --role inspector --name "Inès Duval" --email ines@example.org --as admin
+          veritrail register mlopez --name "Maria Lopez" --email m@example.org \\
+              --street "1 Rue de la Paix" --city Lyon --zipcode 69001 --passcode-stdin
+          veritrail register ines --role inspector --name "Inès Duval" \\
+              --email ines@example.org --as admin
         """
     )
     @Argument(help: ArgumentHelp("The new username.", valueName: "username")) var username: String
@@ -178,7 +182,8 @@ struct AccountCommand: ParsableCommand {
             discussion: """
             Asks "Delete USER (NAME, ROLE)? [y/N]" on a terminal; --yes for scripts.
             Example:
-              veritrail account delete mlopez --reason "not a real customer" --yes --as admin
+              veritrail account delete mlopez --reason "not a real customer" \\
+                  --yes --as admin
             """)
         @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
         @Option(parsing: .unconditional, help: "Why.") var reason: String?

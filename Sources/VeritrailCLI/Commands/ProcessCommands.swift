@@ -11,9 +11,10 @@ struct CustomerStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Move a customer to another process status (admin).",
-        discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample: veritrail customer status mlopez ONBOARDED --note \"called back\" --as admin")
+        discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample:\n  veritrail customer status mlopez ONBOARDED --as admin \\\n      --note \"called back\"")
     @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
-    @Argument(help: ArgumentHelp("The new status.", valueName: "status")) var status: CustomerStatus
+    @Argument(help: ArgumentHelp("The new status, in any case.", valueName: "status")) var argument: StatusArgument
+    var status: CustomerStatus { argument.status }
     @Option(parsing: .unconditional, help: "A note.") var note: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
@@ -29,12 +30,22 @@ struct CustomerStatusCommand: ParsableCommand {
     }
 }
 
+/// The status a person types: any case (`inprocess` is `INPROCESS`); a wrong one is refused naming the valid ones.
+struct StatusArgument: ExpressibleByArgument {
+    let status: CustomerStatus
+    init?(argument: String) {
+        guard let status = CustomerStatus(rawValue: argument.uppercased()) else { return nil }
+        self.status = status
+    }
+    static var allValueStrings: [String] { CustomerStatus.choices.map(\.rawValue) }
+}
+
 /// `settings set`: your scanner and history settings.
 struct SettingsSetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change your settings: flash, capture mode, history window, colour.",
-        discussion: "Example: veritrail settings set --flash on --history-window 7d --as ines")
+        discussion: "Example:\n  veritrail settings set --flash on --history-window 7d --as ines")
     @Option(help: "on or off: flash always on.") var flash: OnOff?
     @Option(help: "single or batch.") var captureMode: CaptureMode?
     @Option(help: "today, 7d, 30d, 90d or all.") var historyWindow: HistoryWindow?
@@ -71,7 +82,7 @@ struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search your history (the search is remembered in `searches`).",
-        discussion: "Example: veritrail search serum --as ines")
+        discussion: "Example:\n  veritrail search serum --as ines")
     @Argument(help: ArgumentHelp("The text to look for.", valueName: "query")) var query: String
     @Option(help: "today, 7d, 30d, 90d or all (default: your setting).") var window: HistoryWindow?
     @Option(help: "How many scans (1–1000).") var limit: Int = 50
@@ -104,12 +115,12 @@ struct SearchCommand: ParsableCommand {
 struct FitnessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fitness", abstract: "Your fitness profile.",
-        discussion: "Example: veritrail fitness set --body-type 1 --height-inches 70 --as tom", subcommands: [Set.self])
+        discussion: "Example:\n  veritrail fitness set --body-type 1 --height-inches 70 --as tom", subcommands: [Set.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set your body type (0 smallest … 2 largest) and height in inches (36–96).",
-            discussion: "Example: veritrail fitness set --body-type 1 --height-inches 70 --as tom")
+            discussion: "Example:\n  veritrail fitness set --body-type 1 --height-inches 70 --as tom")
         @Option(help: "0, 1 or 2.") var bodyType: Int64
         @Option(help: "36–96.") var heightInches: Int64
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
@@ -129,12 +140,12 @@ struct FitnessCommand: ParsableCommand {
 struct GoalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goal", abstract: "Your monthly goals.",
-        discussion: "Example: veritrail goal set --metric jumps --target 30000 --as tom", subcommands: [Set.self])
+        discussion: "Example:\n  veritrail goal set --metric jumps --target 30000 --as tom", subcommands: [Set.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a monthly goal: jumps, calories or scans (a target of 0 turns the metric off).",
-            discussion: "Example: veritrail goal set --metric jumps --target 30000 --month 2026-11 --as tom")
+            discussion: "Example:\n  veritrail goal set --metric jumps --target 30000 --month 2026-11 --as tom")
         @Option(help: "jumps, calories or scans.") var metric: GoalMetric
         @Option(help: "0–100000000.") var target: Int64
         @Option(help: ArgumentHelp("The month (default: this month).", valueName: "YYYY-MM")) var month: String?
@@ -160,13 +171,13 @@ struct GoalCommand: ParsableCommand {
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session", abstract: "Jump sessions.",
-        discussion: "Example: veritrail session record --park Plainfield --start 13:00 --end 14:00 --jumps 8798 --calories 521 --as tom",
+        discussion: "Example:\n  veritrail session record --park Plainfield --start 13:00 --end 14:00 \\\n      --jumps 8798 --calories 521 --as tom",
         subcommands: [Record.self])
 
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a jump session (yours, or anyone's as an admin).",
-            discussion: "Example: veritrail session record --park Plainfield --start 13:00 --end 14:00 --jumps 8798 --calories 521 --as tom")
+            discussion: "Example:\n  veritrail session record --park Plainfield --start 13:00 --end 14:00 \\\n      --jumps 8798 --calories 521 --as tom")
         @Option(help: ArgumentHelp("Whose session (default: yours).", valueName: "user")) var user: String?
         @Option(help: "The session id (default: a new one).") var sessionId: String?
         @Option(help: ArgumentHelp("The date (default: today).", valueName: "YYYY-MM-DD")) var date: String?

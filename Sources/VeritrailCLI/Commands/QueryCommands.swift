@@ -20,9 +20,9 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue, T
 }
 
 extension HistoryWindow: ExpressibleByArgument {}
-/// A status in any case (`inprocess` is `INPROCESS`); a wrong one is refused naming the valid ones.
+/// A status as the spec writes it (`customers --status awaited` is a usage error, projections.md §0); a wrong
+/// one is refused naming the valid ones. `customer status` takes any case (`StatusArgument`).
 extension CustomerStatus: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
     public static var allValueStrings: [String] { choices.map(\.rawValue) }
 }
 extension HistoryQuery.ResultFilter: ExpressibleByArgument {}
@@ -97,7 +97,7 @@ struct ShowCommand: ParsableCommand {
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "The home screen's numbers: totals, windows, categories and the recent scans.",
-        discussion: "Example: veritrail stats --by ines --store /tmp/demo")
+        discussion: "Example:\n  veritrail stats --by ines")
     @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
@@ -108,7 +108,7 @@ struct StatsCommand: ParsableCommand {
 struct LockoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lockout", abstract: "The passcode gate of one account, or of every account.",
-        discussion: "Example: veritrail lockout ines --store /tmp/demo")
+        discussion: "Example:\n  veritrail lockout ines")
     @Argument(help: ArgumentHelp("The account (default: every account).", valueName: "user")) var user: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
@@ -119,7 +119,7 @@ struct LockoutCommand: ParsableCommand {
 struct CustomersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "customers", abstract: "The customers and their process status, with the status colours.",
-        discussion: "Example: veritrail customers --status ONBOARDED --store /tmp/demo")
+        discussion: "Example:\n  veritrail customers --status ONBOARDED")
     @Option(help: "Only customers with this status.") var status: CustomerStatus?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
@@ -136,7 +136,7 @@ struct CustomerCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every registered detail of a customer, with its status history.",
-            discussion: "Example: veritrail customer show mlopez --store /tmp/demo")
+            discussion: "Example:\n  veritrail customer show mlopez")
         @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
@@ -148,7 +148,7 @@ struct CustomerCommand: ParsableCommand {
 struct GoalsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goals", abstract: "Monthly goal progress with the goal ring.",
-        discussion: "Example: veritrail goals tom --month 2026-10 --store /tmp/demo")
+        discussion: "Example:\n  veritrail goals tom --month 2026-10")
     @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
     @Option(help: ArgumentHelp("The month (default: the month of now).", valueName: "YYYY-MM")) var month: String?
     @Option(help: "The ring to draw: progress, last-session or remaining.") var view: GoalRing.View = .progress
@@ -168,7 +168,7 @@ struct GoalsCommand: ParsableCommand {
 
 struct AccountsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "accounts", abstract: "Every account, deleted ones too.", discussion: "Example: veritrail accounts --store /tmp/demo")
+        commandName: "accounts", abstract: "Every account, deleted ones too.", discussion: "Example:\n  veritrail accounts")
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -184,7 +184,7 @@ struct SettingsCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "An account's scanner and history settings.",
-            discussion: "Example: veritrail settings ines --store /tmp/demo")
+            discussion: "Example:\n  veritrail settings ines")
         @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
@@ -196,7 +196,7 @@ struct SettingsCommand: ParsableCommand {
 struct SearchesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "searches", abstract: "An account's last 10 distinct searches, newest first.",
-        discussion: "Example: veritrail searches ines --store /tmp/demo")
+        discussion: "Example:\n  veritrail searches ines")
     @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions

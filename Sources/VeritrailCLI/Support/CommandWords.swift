@@ -10,10 +10,10 @@ struct CommandWords {
     /// Field path (`data.target`) → what the command calls it (`--target`, `USER`).
     let options: [String: String]
 
-    /// The event names in rules, as the commands that write them.
+    /// The event names in rules (patterns), as the commands that write them.
     private static let commands: [(String, String)] = [
-        ("a fitness.updated for", "'veritrail fitness set' by"),
-        ("fitness.updated", "'veritrail fitness set'"),
+        (#"a fitness\.updated for "[^"]*" first"#, "'veritrail fitness set' first"),
+        (#"fitness\.updated"#, "'veritrail fitness set'"),
     ]
 
     /// `failure` with its message rephrased: the event's type dropped and a known field path replaced by its
@@ -31,7 +31,9 @@ struct CommandWords {
                 message = String(message[colon.upperBound...])
             }
         }
-        for (event, command) in CommandWords.commands { message = message.replacingOccurrences(of: event, with: command) }
+        for (event, command) in CommandWords.commands {
+            message = message.replacingOccurrences(of: event, with: command, options: .regularExpression)
+        }
         return Failure(code: failure.code, message: message)
     }
 
