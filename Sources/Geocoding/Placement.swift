@@ -15,7 +15,8 @@ public struct Placement: Sendable, Equatable {
 
 extension Gazetteer {
     /// Places `text`: a city name, or `City, Country` (the part after the last comma is taken as a country when
-    /// it names one, by name, alias or ISO code); `country` (name or code) restricts the search as well.
+    /// it names one, by name, alias or ISO code; another part, such as a region, is left aside when the whole
+    /// names no place); `country` (name or code) restricts the search as well.
     /// Throws `PlacementError.unknownCountry` for a `country` that names none; nil when no place has the name.
     public func place(_ text: String, country: String? = nil, countries: Countries) throws -> Placement? {
         var name = text
@@ -30,7 +31,11 @@ extension Gazetteer {
                 code = c
             }
         }
-        let found = cities(named: name, countryCode: code)
+        var found = cities(named: name, countryCode: code)
+        // "Springfield, Illinois": a part after the comma that is not a country (a region) is left aside.
+        if found.isEmpty, let comma = name.firstIndex(of: ",") {
+            found = cities(named: String(name[..<comma]), countryCode: code)
+        }
         guard let chosen = found.first else { return nil }
         let rivals = found.dropFirst().filter { $0.population * Placement.similar >= chosen.population }
         return Placement(city: chosen, rivals: Array(rivals))

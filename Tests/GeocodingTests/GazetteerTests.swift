@@ -116,6 +116,8 @@ import Testing
         let springfield = try #require(try g.place("Springfield", countries: countries))
         #expect(springfield.isUnsure)
         #expect(springfield.rivals.allSatisfy { $0.population <= springfield.city.population })
+        // A region after the comma is left aside when the whole names no place.
+        #expect(try g.place("Springfield, Illinois", countries: countries)?.city.name == "Springfield")
     }
 
     @Test func cityCarriesItsFields() throws {

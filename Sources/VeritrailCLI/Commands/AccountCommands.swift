@@ -110,14 +110,14 @@ struct RegisterCommand: ParsableCommand {
                 guard role == .customer else {
                     throw Failure.notAllowed("you can register yourself only as a customer; an admin registers other roles (--as ADMIN)")
                 }
-                // A taken username is refused before a passcode is asked.
-                if try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow, { try $0.models.account(username) }) != nil {
-                    throw Failure.refused("USERNAME: \"\(username)\" is taken (usernames are never reused)")
-                }
             }
             try details.add(to: &data, name: name)
             var credential: Credential?
             if selfRegistering {
+                // A refusal comes before the new passcode is asked.
+                try RuleCheck.check(writer.store, words) { at, _ in
+                    [try EventBuilder.event(.accountRegistered, actor: actor, at: at, data: data.pairs)]
+                }
                 let reader = PasscodeReader(fromStdin: passcodeStdin)
                 guard reader.canRead else { throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin") }
                 credential = try Passcodes.credential(for: try reader.readNew(for: username))
@@ -162,7 +162,7 @@ struct AccountCommand: ParsableCommand {
             try runReporting {
                 let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
-                let account = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { try $0.activeAccount(user) }
+                let account = try writer.store.latest { try $0.activeAccount(user) }
                 var data = DataFields()
                 data.set("username", user)
                 try details.add(to: &data, name: name, current: account.address)
@@ -196,7 +196,14 @@ struct AccountCommand: ParsableCommand {
             try runReporting {
                 let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
                 let actor = try writer.actor()
-                let account = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { try $0.activeAccount(user) }
+                let account = try writer.store.latest { try $0.activeAccount(user) }
+                let make: (Timestamp, Models) throws -> [IncomingEvent] = { at, _ in
+                    var data = DataFields()
+                    data.set("username", user); data.set("reason", reason)
+                    return [try EventBuilder.event(.accountDeleted, actor: actor, at: at, data: data.pairs)]
+                }
+                // A refusal (the last admin, not an admin) comes before the question.
+                try RuleCheck.check(writer.store, words, make)
                 if !yes {
                     guard isatty(STDIN_FILENO) == 1 else { throw Failure.usage("deleting needs confirmation: pass --yes") }
                     Output.prompt("Delete \(Escaped.text(user)) (\(Escaped.text(account.name)), \(account.role.rawValue))? [y/N] ")
@@ -206,13 +213,7 @@ struct AccountCommand: ParsableCommand {
                         return
                     }
                 }
-                let logged = try words.run {
-                    try writer.append(unlocking: actor) { at, _ in
-                        var data = DataFields()
-                        data.set("username", user); data.set("reason", reason)
-                        return [try EventBuilder.event(.accountDeleted, actor: actor, at: at, data: data.pairs)]
-                    }
-                }
+                let logged = try words.run { try writer.append(unlocking: actor, make) }
                 writer.report(logged, "deleted \(user)")
             }
         }

@@ -26,7 +26,7 @@ struct BatchScans {
             do {
                 // A store opened for reading, closed before the write opens it again (LMDB: once per process).
                 let store = try global.openStore()
-                let settings = try store.query(asOf: nil, now: nil, fallbackNow: environmentNow) {
+                let settings = try store.latest {
                     try $0.models.account(actor)?.settings ?? AccountRecord.Settings()
                 }
                 events = try BatchFile.events(path, BatchFile.Context(

@@ -78,7 +78,7 @@ struct ScanCommand: ParsableCommand {
                     return [try EventBuilder.event(.scanRecorded, actor: actor, at: at, data: data.pairs)]
                 }
             }
-            let scan = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { try showScan(id, $0) }
+            let scan = try writer.store.latest { try showScan(id, $0) }
             var seen: Int64 = 0
             if case .object(let o) = scan { seen = Human.int(o["seenBefore"]) }
             if seen > 0 {
@@ -115,7 +115,7 @@ struct ReportCommand: ParsableCommand {
         try runReporting {
             let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
             let actor = try writer.actor()
-            let id = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { try ScanIdPrefix.resolve(scanId, $0) }
+            let id = try writer.store.latest { try ScanIdPrefix.resolve(scanId, $0) }
             let logged = try words.run {
                 try writer.append(unlocking: actor) { at, _ in
                     var data = DataFields()

@@ -55,7 +55,9 @@ struct BatchFile {
             do {
                 events.append(try line.withUnsafeBytes { try decodeLine($0, number: number, scanner: scanner) })
             } catch let f as Failure {
-                throw Failure(code: f.code, message: "\(path) \(f.message)")
+                // decodeLine names the line it was given ("line 1: …"): here it is the record's line of the file.
+                let rule = f.message.drop { $0 != ":" }.dropFirst(2)
+                throw Failure(code: f.code, message: "\(path) record \(events.count + 1) (line \(number)): \(rule)")
             }
             progress.tick(reader.bytesRead)
         }) {}
