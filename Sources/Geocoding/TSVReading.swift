@@ -1,13 +1,14 @@
 import Foundation
 
+// Reading the gazetteer's TSVs: from the bytes compiled in, and without Foundation's number parsing or file
+// readers, which copy more.
+
 /// The bytes of a TSV the GazetteerData target compiled in.
 func embedded(_ accessor: (UnsafeMutablePointer<Int>) -> UnsafePointer<UInt8>?) -> [UInt8] {
     var size = 0
     guard let start = accessor(&size) else { return [] }
     return Array(UnsafeBufferPointer(start: start, count: size))
 }
-
-// Reading the gazetteer TSV without Foundation's number parsing or file readers, which copy more.
 
 let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
