@@ -1,5 +1,4 @@
 import Domain
-import Engine
 import StrictJSON
 
 /// The scans of `scan --batch FILE` (or `-` for stdin): NDJSON objects or CSV rows with a header, each holding
@@ -20,7 +19,7 @@ struct BatchFile {
     }
 
     /// The events of every record of `path`, in order, with a progress bar on stderr when `showProgress`.
-    /// A record without a scan id gets a random one.
+    /// A record without a scan id gets a random one, and every event its random id.
     static func events(_ path: String, _ context: Context, showProgress: Bool) throws -> [IncomingEvent] {
         let reader = try LineReader(path: path)
         let progress = Progress(label: "reading scans", total: reader.size, unit: "", enabled: showProgress)
@@ -31,6 +30,8 @@ struct BatchFile {
         var isNDJSON: Bool? = nil
         var line: [UInt8] = []
         line.reserveCapacity(1024)
+        // Every event gets its id here, and a record without a scan id its scan id: drawn in bulk.
+        var ids = RandomIDs()
         while try reader.next({ bytes in
             guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
             let number = reader.lineNumber
@@ -51,9 +52,11 @@ struct BatchFile {
                 header = CSV.fields(bytes)
                 return
             }
-            BatchFile.line(fields, context, into: &line)
+            BatchFile.line(fields, context, ids: &ids, into: &line)
             do {
-                events.append(try line.withUnsafeBytes { try decodeLine($0, number: number, scanner: scanner) })
+                var event = try line.withUnsafeBytes { try decodeLine($0, number: number, scanner: scanner) }
+                event.id = ids.next()
+                events.append(event)
             } catch let f as Failure {
                 // decodeLine names the line it was given ("line 1: …"): here it is the record's line of the file.
                 let rule = f.message.drop { $0 != ":" }.dropFirst(2)
@@ -83,7 +86,8 @@ struct BatchFile {
 
     /// The interchange line of one record: its fields (without `mode` or `batchId`, which the batch sets), a
     /// scan id, source and flash when the record has none, then `mode` and `batchId`.
-    private static func line(_ fields: [(key: [UInt8], json: [UInt8])], _ c: Context, into out: inout [UInt8]) {
+    private static func line(_ fields: [(key: [UInt8], json: [UInt8])], _ c: Context, ids: inout RandomIDs,
+                             into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out += #"{"type":"scan.recorded","at":"#.utf8
         out += JSONText.string(Array(c.at.description.utf8))
@@ -100,7 +104,7 @@ struct BatchFile {
             out += json
             out.append(UInt8(ascii: ","))
         }
-        if !has.scanId { out += #""scanId":"#.utf8; out += JSONText.string(Array(("s-" + EventID.random()).utf8)); out += ",".utf8 }
+        if !has.scanId { out += #""scanId":"#.utf8; out += JSONText.string(Array(("s-" + ids.next()).utf8)); out += ",".utf8 }
         if !has.source { out += #""source":"camera","#.utf8 }
         if !has.flash { out += (c.defaultFlash ? #""flash":true,"# : #""flash":false,"#).utf8 }
         out += #""mode":"batch","batchId":"#.utf8
