@@ -24,8 +24,8 @@ release: deps
 demo: release
 	scripts/demo.sh .build/release/veritrail
 
-# `make install` (PREFIX=/usr/local by default): the release binary, its shell completions and its man page.
-# Man pages come from scripts/man.sh (the --help of every command, as troff), which needs no network.
+# `make install` (PREFIX=/usr/local by default): the release binary, its shell completions and its man pages
+# (swift-argument-parser's generate-manual plugin: one page per command, made offline from the package).
 install: release
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions" \
 	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d" \
@@ -34,12 +34,13 @@ install: release
 	.build/release/veritrail --generate-completion-script bash > "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail"
 	.build/release/veritrail --generate-completion-script zsh > "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail"
 	.build/release/veritrail --generate-completion-script fish > "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish"
-	scripts/man.sh .build/release/veritrail > "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail.1"
+	$(SWIFT) package generate-manual --multi-page
+	install -m 0644 .build/plugins/GenerateManual/outputs/veritrail/*.1 "$(DESTDIR)$(SHAREDIR)/man/man1/"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/veritrail" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail" \
 	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish" \
-	  "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail.1"
+	  "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail.1" "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail."*.1
 
 test: build
 	$(SWIFT) test
