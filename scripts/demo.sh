@@ -46,5 +46,5 @@ run "The log: its status" log status
 run "And its hash chain, verified from the first event" log verify
 
 printf '\n%sThe store is left at %s. Go on with README'"'"'s "Using it":%s\n' "$bold" "$store" "$off"
-printf '  export VERITRAIL_STORE=%s VERITRAIL_NOW=2026-11-20T18:00:00Z\n' "$store"
+printf '  export VERITRAIL_STORE=%s VERITRAIL_NOW=2026-11-20T18:05:00Z\n' "$store"
 printf '  every demo account'"'"'s passcode is 1234 (the visitor'"'"'s is 2468)\n'

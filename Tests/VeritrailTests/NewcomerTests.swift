@@ -51,7 +51,7 @@ final class NewcomerTests: XCTestCase {
         let commands = try readmeWalk()
         XCTAssertGreaterThan(commands.count, 10, "the walk of README's \"Using it\"")
         for command in commands {
-            let r = try shell(command, environment: ["VERITRAIL_STORE": store.path, "VERITRAIL_NOW": "2026-11-20T18:00:00Z"])
+            let r = try shell(command, environment: ["VERITRAIL_STORE": store.path, "VERITRAIL_NOW": "2026-11-20T18:05:00Z"])
             XCTAssertEqual(r.exit, 0, "\(command)\n\(r.transcript)")
             XCTAssertFalse(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(command) printed nothing")
         }
