@@ -23,7 +23,8 @@ enum CommandLineRepair {
         while i < arguments.count {
             let subcommands = command.configuration.subcommands
             let word = arguments[i]
-            guard !subcommands.isEmpty, !word.hasPrefix("-") else { break }
+            // `help` is ArgumentParser's own (`veritrail help history`).
+            guard !subcommands.isEmpty, !word.hasPrefix("-"), word != "help" else { break }
             if let next = subcommands.first(where: { $0._commandName == word }) {
                 command = next
                 path.append(word)

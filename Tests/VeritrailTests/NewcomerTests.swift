@@ -73,6 +73,9 @@ final class NewcomerTests: XCTestCase {
         r = try veritrail("zzzzzzzz")
         XCTAssertEqual(r.exit, 64)
         XCTAssertFalse(r.stderr.contains("did you mean"), r.transcript)
+        r = try veritrail("help", "history")
+        XCTAssertEqual(r.exit, 0, r.transcript)
+        XCTAssertTrue(r.stdout.hasPrefix("OVERVIEW: The scan list"), r.stdout)
     }
 
     /// The command paths under `path`, from the SUBCOMMANDS of its help.
