@@ -50,8 +50,20 @@ final class InspectorTests: XCTestCase {
         r = try run(store, ["show", "s-0"])
         XCTAssertEqual(r.exit, 65)
         XCTAssertEqual(r.stderr, "veritrail: no such scan \"s-0\" (a short scan id needs at least 4 characters)\n")
+        // An exact id wins over the longer ids it starts.
+        _ = try run(store, ["scan", "--as", "ines", "--scan-id", "s-unique-420", "--code", "c", "--product", "p",
+                            "--category", "c", "--result", "authentic", "--passcode-stdin"], stdin: "1234\n")
+        r = try run(store, ["show", "s-unique-42", "--json"])
+        XCTAssertEqual((r.json as? [String: Any])?["scanId"] as? String, "s-unique-42", r.transcript)
+        // As of a point before a scan, its id is no candidate.
+        r = try run(store, ["show", "s-uni", "--as-of", "849"])
+        XCTAssertEqual(r.exit, 65, r.transcript)
+        XCTAssertEqual(r.stderr, "veritrail: no such scan \"s-uni\"\n")
         // report takes a prefix too.
-        r = try run(store, ["report", "s-uniq", "--reason", "label", "--as", "ines", "--passcode-stdin"], stdin: "1234\n")
+        r = try run(store, ["report", "s-unique-4", "--reason", "label", "--as", "ines", "--passcode-stdin"], stdin: "1234\n")
+        XCTAssertEqual(r.exit, 65, r.transcript)
+        XCTAssertTrue(r.stderr.contains("several scan ids: s-unique-42, s-unique-420"), r.stderr)
+        r = try run(store, ["report", "s-unique-42", "--reason", "label", "--as", "ines", "--passcode-stdin"], stdin: "1234\n")
         XCTAssertEqual(r.exit, 0, r.transcript)
         XCTAssertTrue(r.stdout.hasPrefix("reported scan s-unique-42 (label)"), r.stdout)
     }
