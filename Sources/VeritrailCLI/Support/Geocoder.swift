@@ -1,4 +1,3 @@
-import Foundation
 import Geocoding
 
 /// Places an address's city offline, from the gazetteer compiled into the binary (cli.md §3: city level is
@@ -34,7 +33,10 @@ enum Geocoder {
         if placement.isUnsure {
             let others = placement.rivals.prefix(3).map { "\(label($0)) (\($0.population) people)" }.joined(separator: "; ")
             line += "\nnote: not sure: places of similar size bear that name too: \(others)."
-                + " Say which with \"City, Country\" or --country"
+            // A country helps only when the places are in different countries (the gazetteer has no regions).
+            line += placement.rivals.contains { $0.countryCode != c.countryCode }
+                ? " Say which with \"City, Country\" or --country"
+                : " The most populous was taken"
         }
         return line
     }
