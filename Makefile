@@ -4,7 +4,11 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps reliability-deps build release demo test test-reliability bench clean
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+SHAREDIR := $(PREFIX)/share
+
+.PHONY: deps reliability-deps build release demo test test-reliability bench clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -26,6 +30,24 @@ release: deps
 
 demo: release
 	scripts/demo.sh .build/release/veritrail
+
+# `make install` (PREFIX=/usr/local by default): the release binary, its shell completions and its man pages
+# (swift-argument-parser's generate-manual plugin: one page per command, made offline from the package).
+install: release
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions" \
+	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d" \
+	  "$(DESTDIR)$(SHAREDIR)/man/man1"
+	install -m 0755 .build/release/veritrail "$(DESTDIR)$(BINDIR)/veritrail"
+	.build/release/veritrail --generate-completion-script bash > "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail"
+	.build/release/veritrail --generate-completion-script zsh > "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail"
+	.build/release/veritrail --generate-completion-script fish > "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish"
+	$(SWIFT) package generate-manual --multi-page
+	install -m 0644 .build/plugins/GenerateManual/outputs/veritrail/*.1 "$(DESTDIR)$(SHAREDIR)/man/man1/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/veritrail" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail" \
+	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish" \
+	  "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail.1" "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail."*.1
 
 # The unit and end-to-end suite, then a short run of the reliability suite (kills, races, a full disk,
 # damaged files: scripts/reliability.sh).

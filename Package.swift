@@ -8,6 +8,7 @@ import PackageDescription
 //   Domain       the event catalogue: event types, their field rules and the rules that need history
 //   EventLog     the append-only log over LMDB: seq, ids, the hash chain, the stored encoding
 //   Projections  the read models, kept in the log's write transactions, and every query of the spec
+//   GazetteerData the gazetteer's data, embedded in the binary
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
 //   Engine       one store: appends through the rules and the models in one transaction, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
@@ -38,7 +39,9 @@ let package = Package(
             "Domain", "EventLog", "LMDB", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: optimized),
-        .target(name: "Geocoding", resources: [.copy("Resources/gazetteer.tsv")]),
+        // The gazetteer's TSVs are compiled into the binary by GazetteerData (C23 #embed), not shipped beside it.
+        .target(name: "GazetteerData"),
+        .target(name: "Geocoding", dependencies: ["GazetteerData"], exclude: ["Resources"]),
         .target(name: "Engine", dependencies: [
             "Domain", "EventLog", "Projections", "LMDB", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# The main job (`make demo`): a fresh store in a temporary folder, the demo events imported, then a walk
-# through the product: the home screen, a filtered history, the customers in colour, a goal ring, a lockout
-# in action, and a verified log. The clock is pinned (VERITRAIL_NOW) so that the walk is the same every time.
+# The main job (`make demo`): a fresh store at ./demo-store (an earlier one is removed first), the demo
+# events imported, then a walk through the product: the home screen, a filtered history, the customers in
+# colour, a goal ring, a lockout in action, and a verified log. The clock is pinned (VERITRAIL_NOW) so that the
+# walk is the same every time. The store is left in place for README's "Using it": every demo account's
+# passcode is 1234 (scripts/gen_demo.py), the visitor registered here has 2468.
 set -euo pipefail
 veritrail=${1:-.build/release/veritrail}
 veritrail=$(cd "$(dirname "$veritrail")" && pwd)/$(basename "$veritrail")
 here=$(cd "$(dirname "$0")/.." && pwd)
-workdir=$(mktemp -d)
-trap 'rm -rf "$workdir"' EXIT
-export VERITRAIL_STORE=$workdir/store VERITRAIL_NOW=2026-11-20T18:00:00Z
+store=$here/demo-store
+rm -rf "$store"
+export VERITRAIL_STORE=$store VERITRAIL_NOW=2026-11-20T18:00:00Z
 
 # Colour only on a terminal, never with NO_COLOR (as veritrail itself does).
 if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1;36m' dim=$'\033[2m' off=$'\033[0m'; else bold='' dim='' off=''; fi
@@ -42,3 +44,7 @@ run "Now the visitor can scan" scan --as visitor --code "https://verify.example/
 run "The gate after it all" lockout visitor
 run "The log: its status" log status
 run "And its hash chain, verified from the first event" log verify
+
+printf '\n%sThe store is left at %s. Go on with README'"'"'s "Using it":%s\n' "$bold" "$store" "$off"
+printf '  export VERITRAIL_STORE=%s VERITRAIL_NOW=2026-11-20T18:05:00Z\n' "$store"
+printf '  every demo account'"'"'s passcode is 1234 (the visitor'"'"'s is 2468)\n'

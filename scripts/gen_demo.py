@@ -50,9 +50,17 @@ def emit(us, actor, typ, data, raw_at=None, frac=False):
     EVENTS.append((us, _counter[0], raw_at or fmt(us), actor, typ, data))
 
 
+# Every demo account's passcode, published in README.md so that a newcomer can act as any of them after
+# `make demo`. Demo data, not secrets: one fixed passcode and one fixed salt. The random draws a random salt
+# and passcode took are still made, so that the rest of the demo (scans, times) stays as it was.
+DEMO_PASSCODE = "1234"
+DEMO_SALT = b"veritrail-demo-1"
+
+
 def credential(passcode: str):
-    salt = rng.randbytes(16)
-    h = hashlib.pbkdf2_hmac("sha256", passcode.encode(), salt, 100000, 32)
+    rng.randbytes(16)
+    salt = DEMO_SALT
+    h = hashlib.pbkdf2_hmac("sha256", DEMO_PASSCODE.encode(), salt, 100000, 32)
     return {"scheme": "pbkdf2-sha256", "iterations": 100000,
             "salt": base64.b64encode(salt).decode(), "hash": base64.b64encode(h).decode()}
 

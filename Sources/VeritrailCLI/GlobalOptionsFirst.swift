@@ -1,3 +1,4 @@
+import ArgumentParser
 import Engine
 
 /// Lets the global options come before the command's name too (cli.md §1 welcomes it):
@@ -30,9 +31,16 @@ enum GlobalOptionsFirst {
 }
 
 extension Veritrail {
-    /// Runs the command line, with global options accepted before the command's name.
+    /// Runs the command line, with global options accepted before the command's name, a mistyped command
+    /// answered with a suggestion (exit 64) and dash-led values taken as values (`CommandLineRepair`).
     public static func runCommandLine() {
         StoreFaults.exit(withCode: Failure.storeFailed, prefix: "veritrail: ")
-        main(GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst())))
+        let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
+        do {
+            main(try CommandLineRepair.repair(arguments))
+        } catch {
+            Output.error(error.message)
+            Veritrail.exit(withError: ExitCode(error.code))
+        }
     }
 }

@@ -8,11 +8,12 @@ public struct Veritrail: ParsableCommand {
         discussion: """
         Every action is an event appended to a hash-chained log; every answer is computed from it.
         Examples:
-          veritrail init --admin admin --name "Ada Admin" --email ada@example.org
-          veritrail import Events/demo.ndjson --store /tmp/demo
-          veritrail stats --store /tmp/demo --now 2026-11-20T18:00:00Z
-          veritrail log verify --store /tmp/demo
+          veritrail init --admin ada --name "Ada Admin" --email ada@example.org
+          veritrail import Events/demo.ndjson --store demo-store
+          veritrail stats --store demo-store
+          veritrail log verify --store demo-store
         """,
+        version: "veritrail \(Veritrail.version)",
         subcommands: [
             InitCommand.self, ImportCommand.self, ExportCommand.self, LogCommand.self,
             HistoryCommand.self, ShowCommand.self, StatsCommand.self, LockoutCommand.self, CustomersCommand.self,
@@ -23,6 +24,9 @@ public struct Veritrail: ParsableCommand {
             ReportCommand.self, SearchCommand.self, FitnessCommand.self, GoalCommand.self, SessionCommand.self,
         ]
     )
+
+    /// The version `--version` prints (cli.md §7).
+    public static let version = "0.2.0"
 
     public init() {}
 }

@@ -83,8 +83,11 @@ import Testing
         }
         #expect(springfield.population == biggest)
         #expect(springfield.countryCode == "US")
-        // A city's own name comes before another city's alternate name.
-        #expect(g.city(named: "Canton")?.countryCode == "US")
+        // The most populous place wins whether the name is its own or an alternate: "México" is Mexico City,
+        // not the town of Mexico (Philippines); "St. Petersburg" is in Russia, not Florida.
+        #expect(g.city(named: "México")?.name == "Mexico City")
+        #expect(g.city(named: "St. Petersburg")?.countryCode == "RU")
+        #expect(g.city(named: "Canton")?.name == "Guangzhou")
     }
 
     @Test func countryCodeRestricts() throws {
@@ -95,6 +98,26 @@ import Testing
         near(g.locate(city: "Paris", countryCode: ""), 48.85, 2.35)   // empty code: no restriction
         // An alternate name within the country when no city there bears it as its name.
         near(g.locate(city: "Calcutta", countryCode: "IN"), 22.57, 88.36)
+    }
+
+    @Test func placesTakeCityCommaCountry() throws {
+        let countries = try Countries.bundled()
+        let paris = try #require(try g.place("Paris, France", countries: countries))
+        #expect(paris.city.countryCode == "FR" && !paris.isUnsure)
+        #expect(try g.place("London, UK", countries: countries)?.city.countryCode == "GB")
+        #expect(try g.place("Paris", country: "US", countries: countries)?.city.countryCode == "US")
+        #expect(try g.place("Paris", country: "united states", countries: countries)?.city.countryCode == "US")
+        #expect(throws: PlacementError.unknownCountry("Atlantis")) { try g.place("Paris", country: "Atlantis", countries: countries) }
+        // A small place (5,000 people and more are held).
+        let zermatt = try #require(try g.place("Zermatt", countries: countries))
+        #expect(zermatt.city.countryCode == "CH")
+        #expect(countries.name("CH") == "Switzerland")
+        // Places of similar size: a guess, with its rivals named.
+        let springfield = try #require(try g.place("Springfield", countries: countries))
+        #expect(springfield.isUnsure)
+        #expect(springfield.rivals.allSatisfy { $0.population <= springfield.city.population })
+        // A region after the comma is left aside when the whole names no place.
+        #expect(try g.place("Springfield, Illinois", countries: countries)?.city.name == "Springfield")
     }
 
     @Test func cityCarriesItsFields() throws {

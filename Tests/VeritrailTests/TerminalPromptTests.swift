@@ -208,7 +208,7 @@ final class TerminalPromptTests: XCTestCase {
         let before = try cli.logStatus()
         // `n` (and anything but y/yes) deletes nothing.
         var r = try TerminalDriver.run(cli, ["account", "delete", "ines", "--as", "ada"], steps: [
-            ("expect", "Delete ines? [y/N]"), ("send", "n\n"),
+            ("expect", "Delete ines (Ines, inspector)? [y/N]"), ("send", "n\n"),
         ], now: W.at(10))
         XCTAssertNil(r.problem, r.transcript)
         XCTAssertTrue(r.screen.contains("nothing deleted"), r.transcript)
@@ -217,14 +217,14 @@ final class TerminalPromptTests: XCTestCase {
         XCTAssertTrue(r.screen.contains("[y/N] n"), r.transcript)
         XCTAssertEqual(try cli.logStatus(), before, "answering n writes nothing")
         r = try TerminalDriver.run(cli, ["account", "delete", "ines", "--as", "ada"], steps: [
-            ("expect", "Delete ines? [y/N]"), ("send", "\n"),
+            ("expect", "Delete ines (Ines, inspector)? [y/N]"), ("send", "\n"),
         ], now: W.at(11))
         XCTAssertNil(r.problem, r.transcript)
         XCTAssertEqual(try cli.logStatus(), before, "the default is no")
 
         // `y` deletes.
         r = try TerminalDriver.run(cli, ["account", "delete", "ines", "--reason", "test", "--as", "ada"], steps: [
-            ("expect", "Delete ines? [y/N]"), ("send", "y\n"),
+            ("expect", "Delete ines (Ines, inspector)? [y/N]"), ("send", "y\n"),
         ], now: W.at(12))
         XCTAssertNil(r.problem, r.transcript)
         XCTAssertEqual(r.exit, 0, r.transcript)
@@ -237,7 +237,7 @@ final class TerminalPromptTests: XCTestCase {
         let cli = try storeWithInspector()
         // 15 minutes after ada's unlock: confirm, then the passcode (echo off), then the delete.
         let r = try TerminalDriver.run(cli, ["account", "delete", "ines", "--as", "ada"], steps: [
-            ("expect", "Delete ines? [y/N]"), ("send", "yes\n"), ("expect", "Passcode for ada"), ("send", "2468\n"),
+            ("expect", "Delete ines (Ines, inspector)? [y/N]"), ("send", "yes\n"), ("expect", "Passcode for ada"), ("send", "2468\n"),
         ], now: W.at(1_000))
         expectClean(r, secrets: ["2468"])
         let two = try cli.tail(2)

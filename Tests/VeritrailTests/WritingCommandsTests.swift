@@ -750,7 +750,7 @@ final class WritingCommandsTests: XCTestCase {
                         mentions: ["--code"])
         try cli.refused(scanArgs("X", ["--source", "telepathy"]), now: soon, code: 64)
         try cli.refused(scanArgs("X", ["--scan-id", "s-0001"]), now: soon, code: 65, mentions: ["s-0001"])
-        try cli.refused(scanArgs("X", ["--scan-id", "bad id!"]), now: soon, code: 65, mentions: ["scanId"])
+        try cli.refused(scanArgs("X", ["--scan-id", "bad id!"]), now: soon, code: 65, mentions: ["--scan-id"])
         try cli.refused(["scan", "--code", "   ", "--product", "P", "--category", "C", "--result", "authentic", "--as", "ines"],
                         now: soon, code: 65, mentions: ["code"])
         try cli.refused(["scan", "--code", "X", "--product", "P", "--category", "C", "--result", "authentic"], now: soon, code: 64,
@@ -933,7 +933,7 @@ final class WritingCommandsTests: XCTestCase {
                         mentions: ["fitness"])
         try cli.ok(["goal", "set", "--metric", "calories", "--target", "0", "--as", "ines"], now: soon)
         try cli.refused(["fitness", "set", "--body-type", "3", "--height-inches", "70", "--as", "ines"], now: soon, code: 65,
-                        mentions: ["bodyType"])
+                        mentions: ["--body-type"])
         try cli.ok(["fitness", "set", "--body-type", "1", "--height-inches", "70", "--as", "ines"], now: soon)
         try cli.ok(["goal", "set", "--metric", "calories", "--target", "5000", "--as", "ines"], now: soon)
         let goal = try lastEvent(cli)

@@ -13,10 +13,13 @@ struct WriteCommand {
     /// The one store of this process: LMDB allows an environment to be opened once per process.
     let store: Store
 
-    init(global: GlobalOptions, passcodeStdin: Bool) throws {
+    /// `eventID` is the `--id` a retry gives back; `mapSize`, the map a large write (a batch) needs, so that
+    /// it need not grow, and the write run again, on the way.
+    init(global: GlobalOptions, passcodeStdin: Bool, eventID: String? = nil, mapSize: Int? = nil) throws {
         self.global = global
         self.passcodeStdin = passcodeStdin
-        store = try global.openStore()
+        store = try mapSize.map { try Store(directory: global.storeDirectory, mapSize: $0) } ?? global.openStore()
+        if let eventID { self.eventID = eventID }
     }
 
     var gate: Gate { Gate(store: store, reader: PasscodeReader(fromStdin: passcodeStdin)) }
@@ -100,11 +103,11 @@ struct WriteCommand {
 extension WriteCommand {
     /// The whole of a command that appends one event of `type` for the acting user (`--as`), once unlocked:
     /// `data` builds the event's data for the actor and the time, `said` the sentence that reports it.
-    static func appendOne(_ type: EventType, global: GlobalOptions, passcodeStdin: Bool,
+    static func appendOne(_ type: EventType, global: GlobalOptions, passcodeStdin: Bool, eventID: String? = nil,
                           data: (_ actor: String, _ at: Timestamp) -> [(String, JSONValue)],
                           said: (_ actor: String) -> String) throws {
         try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: eventID)
             let actor = try writer.actor()
             let logged = try writer.append(unlocking: actor) { at, _ in
                 [try EventBuilder.event(type, actor: actor, at: at, data: data(actor, at))]

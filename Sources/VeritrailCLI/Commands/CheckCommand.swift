@@ -18,7 +18,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
         Examples:
           veritrail check Events/demo.ndjson Projections/demo
-          veritrail check --update Events/scenarios/lockout.ndjson Projections/scenarios/lockout
+          veritrail check --update Events/scenarios/lockout.ndjson \\
+            Projections/scenarios/lockout
         """
     )
 

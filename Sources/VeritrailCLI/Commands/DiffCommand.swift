@@ -12,7 +12,8 @@ struct DiffCommand: ParsableCommand {
         Each side is what `replay --as-of` answers at that point (its clock included). --to defaults to the head.
         Examples:
           veritrail diff --from 120 --store /tmp/demo
-          veritrail diff --from 2026-11-01T00:00:00Z --to 2026-11-08T00:00:00Z --utc --store /tmp/demo
+          veritrail diff --from 2026-11-01T00:00:00Z --to 2026-11-08T00:00:00Z \\
+            --utc --store /tmp/demo
           veritrail diff --from 120 --to 400 --json --store /tmp/demo
         """
     )

@@ -16,7 +16,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
         Examples:
           veritrail export --store /tmp/demo --output backup.ndjson
-          veritrail export --since 2026-11-01T00:00:00Z --until 2026-11-07T23:59:59Z --actor admin --store /tmp/demo
+          veritrail export --since 2026-11-01T00:00:00Z --until 2026-11-07T23:59:59Z \\
+            --actor admin --store /tmp/demo
         """
     )
 

@@ -49,7 +49,8 @@ struct LogCommand: ParsableCommand {
             discussion: """
             Examples:
               veritrail log tail -n 5 --store /tmp/demo
-              veritrail log tail -n 50 --actor admin --type status.changed --since 2026-11-01T00:00:00Z --utc
+              veritrail log tail -n 50 --actor admin --type status.changed \\
+                --since 2026-11-01T00:00:00Z --utc
             """
         )
         @OptionGroup var filter: LogFilterOptions

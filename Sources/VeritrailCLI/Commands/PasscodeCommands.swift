@@ -8,7 +8,7 @@ import StrictJSON
 struct PasscodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passcode", abstract: "Set or change a passcode.",
-        discussion: "Example: veritrail passcode set --as ines   (asks the current passcode, then the new one twice)",
+        discussion: "Asks the current passcode, then the new one twice.\nExample:\n  veritrail passcode set --as ines",
         subcommands: [Set.self])
 
     /// The `data` of a `passcode.set`.
@@ -22,7 +22,7 @@ struct PasscodeCommand: ParsableCommand {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set your passcode (4–8 digits, asked twice); changing one asks the current one first; an admin can reset another's.",
-            discussion: "Example: printf '1357\\n2468\\n2468\\n' | veritrail passcode set --as ines --passcode-stdin")
+            discussion: "Example:\n  printf '1357\\n2468\\n2468\\n' | \\\n    veritrail passcode set --as ines --passcode-stdin")
         @Argument(help: ArgumentHelp("The account (default: yourself).", valueName: "user")) var user: String?
         @Flag(help: "Read passcodes from stdin, one line per prompt.") var passcodeStdin = false
         @OptionGroup var global: GlobalOptions

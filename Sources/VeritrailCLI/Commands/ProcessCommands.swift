@@ -11,15 +11,19 @@ struct CustomerStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Move a customer to another process status (admin).",
-        discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample: veritrail customer status mlopez ONBOARDED --note \"called back\" --as admin")
+        discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample:\n  veritrail customer status mlopez ONBOARDED --as admin \\\n      --note \"called back\"")
     @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
-    @Argument(help: ArgumentHelp("The new status.", valueName: "status")) var status: CustomerStatus
-    @Option(help: "A note.") var note: String?
+    @Argument(help: ArgumentHelp("The new status, in any case.", valueName: "status")) var argument: StatusArgument
+    var status: CustomerStatus { argument.status }
+    @Option(parsing: .unconditional, help: "A note.") var note: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var retry: RetryOptions
 
     func run() throws {
-        try WriteCommand.appendOne(.statusChanged, global: global, passcodeStdin: passcodeStdin, data: { _, _ in
+        try WriteCommand.appendOne(.statusChanged, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+            "data.username": "USER", "data.status": "STATUS", "data.note": "--note",
+        ], data: { _, _ in
             var data = DataFields()
             data.set("username", user); data.set("status", status.rawValue); data.set("note", note)
             return data.pairs
@@ -27,23 +31,43 @@ struct CustomerStatusCommand: ParsableCommand {
     }
 }
 
+/// The status a person types: any case (`inprocess` is `INPROCESS`); a wrong one is refused naming the valid ones.
+struct StatusArgument: ExpressibleByArgument {
+    let status: CustomerStatus
+    init?(argument: String) {
+        guard let status = CustomerStatus(rawValue: argument.uppercased()) else { return nil }
+        self.status = status
+    }
+    static var allValueStrings: [String] { CustomerStatus.choices.map(\.rawValue) }
+}
+
 /// `settings set`: your scanner and history settings.
 struct SettingsSetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change your settings: flash, capture mode, history window, colour.",
-        discussion: "Example: veritrail settings set --flash on --history-window 7d --as ines")
+        discussion: "Example:\n  veritrail settings set --flash on --history-window 7d --as ines")
     @Option(help: "on or off: flash always on.") var flash: OnOff?
     @Option(help: "single or batch.") var captureMode: CaptureMode?
     @Option(help: "today, 7d, 30d, 90d or all.") var historyWindow: HistoryWindow?
     @Option(help: "white (the only colour for now).") var color: ScannerColor?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var retry: RetryOptions
 
     enum OnOff: String, ExpressibleByArgument { case on, off }
 
+    func validate() throws {
+        if flash == nil && captureMode == nil && historyWindow == nil && color == nil {
+            throw ValidationError("nothing to set: give --flash, --capture-mode, --history-window or --color")
+        }
+    }
+
     func run() throws {
-        try WriteCommand.appendOne(.settingsChanged, global: global, passcodeStdin: passcodeStdin, data: { actor, _ in
+        try WriteCommand.appendOne(.settingsChanged, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+            "data.flash": "--flash", "data.captureMode": "--capture-mode", "data.historyWindow": "--history-window",
+            "data.color": "--color",
+        ], data: { actor, _ in
             var data = DataFields()
             data.set("username", actor); data.set("flash", flash.map { $0 == .on })
             data.set("captureMode", captureMode?.rawValue); data.set("historyWindow", historyWindow?.rawValue)
@@ -60,11 +84,12 @@ struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search your history (the search is remembered in `searches`).",
-        discussion: "Example: veritrail search serum --as ines")
+        discussion: "Example:\n  veritrail search serum --as ines")
     @Argument(help: ArgumentHelp("The text to look for.", valueName: "query")) var query: String
     @Option(help: "today, 7d, 30d, 90d or all (default: your setting).") var window: HistoryWindow?
     @Option(help: "How many scans (1–1000).") var limit: Int = 50
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var retry: RetryOptions
 
     func validate() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1–1000, got \(limit)") }
@@ -72,7 +97,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: false)
+            let writer = try WriteCommand(global: global, passcodeStdin: false, eventID: retry.id)
             let actor = try writer.actor()
             try writer.append(unlocking: nil) { at, _ in
                 [try EventBuilder.event(.searchPerformed, actor: actor, at: at,
@@ -80,10 +105,11 @@ struct SearchCommand: ParsableCommand {
             }
             var history = HistoryQuery()
             history.search = query; history.window = window; history.limit = limit
-            let (result, now) = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
-                (try history.answer(context, viewer: actor), context.now)
+            let (result, now, narrowed) = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
+                (try history.answer(context, viewer: actor), context.now,
+                 window == nil ? try context.activeAccount(actor).settings.historyWindow : nil)
             }
-            if global.json { Output.json(result) } else { Output.print(Human.history(result, now: now)) }
+            if global.json { Output.json(result) } else { Output.print(Human.history(result, now: now, viewerWindow: narrowed)) }
         }
     }
 }
@@ -92,19 +118,22 @@ struct SearchCommand: ParsableCommand {
 struct FitnessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fitness", abstract: "Your fitness profile.",
-        discussion: "Example: veritrail fitness set --body-type 1 --height-inches 70 --as tom", subcommands: [Set.self])
+        discussion: "Example:\n  veritrail fitness set --body-type 1 --height-inches 70 --as tom", subcommands: [Set.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set your body type (0 smallest … 2 largest) and height in inches (36–96).",
-            discussion: "Example: veritrail fitness set --body-type 1 --height-inches 70 --as tom")
+            discussion: "Example:\n  veritrail fitness set --body-type 1 --height-inches 70 --as tom")
         @Option(help: "0, 1 or 2.") var bodyType: Int64
         @Option(help: "36–96.") var heightInches: Int64
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var retry: RetryOptions
 
         func run() throws {
-            try WriteCommand.appendOne(.fitnessUpdated, global: global, passcodeStdin: passcodeStdin, data: { actor, _ in
+            try WriteCommand.appendOne(.fitnessUpdated, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+                "data.bodyType": "--body-type", "data.heightInches": "--height-inches",
+            ], data: { actor, _ in
                 [("username", J.string(actor)), ("bodyType", J.int(bodyType)), ("heightInches", J.int(heightInches))]
             }, said: { "updated the fitness profile of \($0)" })
         }
@@ -115,24 +144,27 @@ struct FitnessCommand: ParsableCommand {
 struct GoalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goal", abstract: "Your monthly goals.",
-        discussion: "Example: veritrail goal set --metric jumps --target 30000 --as tom", subcommands: [Set.self])
+        discussion: "Example:\n  veritrail goal set --metric jumps --target 30000 --as tom", subcommands: [Set.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a monthly goal: jumps, calories or scans (a target of 0 turns the metric off).",
-            discussion: "Example: veritrail goal set --metric jumps --target 30000 --month 2026-11 --as tom")
+            discussion: "Example:\n  veritrail goal set --metric jumps --target 30000 --month 2026-11 --as tom")
         @Option(help: "jumps, calories or scans.") var metric: GoalMetric
         @Option(help: "0–100000000.") var target: Int64
         @Option(help: ArgumentHelp("The month (default: this month).", valueName: "YYYY-MM")) var month: String?
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var retry: RetryOptions
 
         func validate() throws {
             if let month, Month(month) == nil { throw ValidationError("--month must be YYYY-MM, got \"\(month)\"") }
         }
 
         func run() throws {
-            try WriteCommand.appendOne(.goalSet, global: global, passcodeStdin: passcodeStdin, data: { actor, at in
+            try WriteCommand.appendOne(.goalSet, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+                "data.month": "--month", "data.metric": "--metric", "data.target": "--target",
+            ], data: { actor, at in
                 [("username", J.string(actor)), ("month", J.string(month ?? at.month.description)),
                  ("metric", J.string(metric.rawValue)), ("target", J.int(target))]
             }, said: { "set the \(metric.rawValue) goal of \($0) to \(target)" })
@@ -144,27 +176,31 @@ struct GoalCommand: ParsableCommand {
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session", abstract: "Jump sessions.",
-        discussion: "Example: veritrail session record --park Plainfield --start 13:00 --end 14:00 --jumps 8798 --calories 521 --as tom",
+        discussion: "Example:\n  veritrail session record --park Plainfield --start 13:00 --end 14:00 \\\n      --jumps 8798 --calories 521 --as tom",
         subcommands: [Record.self])
 
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a jump session (yours, or anyone's as an admin).",
-            discussion: "Example: veritrail session record --park Plainfield --start 13:00 --end 14:00 --jumps 8798 --calories 521 --as tom")
+            discussion: "Example:\n  veritrail session record --park Plainfield --start 13:00 --end 14:00 \\\n      --jumps 8798 --calories 521 --as tom")
         @Option(help: ArgumentHelp("Whose session (default: yours).", valueName: "user")) var user: String?
         @Option(help: "The session id (default: a new one).") var sessionId: String?
         @Option(help: ArgumentHelp("The date (default: today).", valueName: "YYYY-MM-DD")) var date: String?
-        @Option(help: "The park.") var park: String
+        @Option(parsing: .unconditional, help: "The park.") var park: String
         @Option(help: ArgumentHelp("Start time.", valueName: "HH:MM")) var start: String
         @Option(help: ArgumentHelp("End time.", valueName: "HH:MM")) var end: String
         @Option(help: "Jumps.") var jumps: Int64
         @Option(help: "Calories.") var calories: Int64
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var retry: RetryOptions
 
         func run() throws {
             let id = sessionId ?? "ses-" + EventID.random().prefix(8)
-            try WriteCommand.appendOne(.sessionRecorded, global: global, passcodeStdin: passcodeStdin, data: { actor, at in
+            try WriteCommand.appendOne(.sessionRecorded, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+                "data.username": "--user", "data.sessionId": "--session-id", "data.date": "--date", "data.park": "--park",
+                "data.startTime": "--start", "data.endTime": "--end", "data.jumps": "--jumps", "data.calories": "--calories",
+            ], data: { actor, at in
                 [("username", J.string(user ?? actor)), ("sessionId", J.string(id)),
                  ("date", J.string(date ?? at.date.description)), ("park", J.string(park)), ("startTime", J.string(start)),
                  ("endTime", J.string(end)), ("jumps", J.int(jumps)), ("calories", J.int(calories))]

@@ -20,7 +20,11 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue, T
 }
 
 extension HistoryWindow: ExpressibleByArgument {}
-extension CustomerStatus: ExpressibleByArgument {}
+/// A status as the spec writes it (`customers --status awaited` is a usage error, projections.md §0); a wrong
+/// one is refused naming the valid ones. `customer status` takes any case (`StatusArgument`).
+extension CustomerStatus: ExpressibleByArgument {
+    public static var allValueStrings: [String] { choices.map(\.rawValue) }
+}
 extension HistoryQuery.ResultFilter: ExpressibleByArgument {}
 extension GoalRing.View: ExpressibleByArgument {}
 
@@ -28,45 +32,72 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "The scan list, newest first, with filters and search.",
-        discussion: "Example: veritrail history --type failed --window 7d --search serum --store /tmp/demo"
+        discussion: """
+        Without --window, a viewer (--as) sees their history window setting (30 days unless changed).
+        Examples:
+          veritrail history --type failed --window all --search serum
+          veritrail history --as ines --window 7d --limit 10
+        """
     )
     @Option(help: "all, success (authentic) or failed (counterfeit).") var type: HistoryQuery.ResultFilter = .all
     @Option(help: "today, 7d, 30d, 90d or all (default: the viewer's setting, else all).") var window: HistoryWindow?
-    @Option(help: "Only this category (exact).") var category: String?
-    @Option(help: "Text to look for in the scan's fields, case-insensitively.") var search: String?
-    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @Option(parsing: .unconditional, help: "Only this category (exact).") var category: String?
+    @Option(parsing: .unconditional, help: "Text to look for in the scan's fields, case-insensitively.") var search: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
     @Option(help: "How many scans (1–1000).") var limit: Int = 50
-    @Option(help: "How many to skip.") var offset: Int = 0
+    @Option(help: "How many to skip (0 or more).") var offset: Offset = Offset(0)
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1–1000, got \(limit)") }
-        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, got \(offset)") }
     }
 
     func run() throws {
         var query = HistoryQuery()
         query.type = type; query.window = window; query.category = category; query.search = search
-        query.by = by; query.limit = limit; query.offset = offset
-        try answer(global, clock, human: Human.history) { context, viewer in try query.answer(context, viewer: viewer) }
+        query.by = by; query.limit = limit; query.offset = offset.value
+        var narrowed: HistoryWindow?
+        try answer(global, clock, human: { Human.history($0, now: $1, viewerWindow: narrowed) }) { context, viewer in
+            if window == nil, let viewer { narrowed = try context.activeAccount(viewer).settings.historyWindow }
+            return try query.answer(context, viewer: viewer)
+        }
     }
+}
+
+/// A count of 0 or more given on the command line: any number of digits, a value past `Int.max` taken as
+/// `Int.max` (an offset past the end is an empty page, not a usage error).
+struct Offset: ExpressibleByArgument {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+    init?(argument: String) {
+        guard !argument.isEmpty, argument.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        value = Int(argument) ?? Int.max
+    }
+    var defaultValueDescription: String { "\(value)" }
 }
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "One scan as the history shows it.", discussion: "Example: veritrail show s-0001 --store /tmp/demo")
-    @Argument(help: ArgumentHelp("The scan id.", valueName: "scan-id")) var scanId: String
+        commandName: "show", abstract: "One scan as the history shows it.",
+        discussion: """
+        A scan id may be shortened to any 4 or more of its first characters that no other scan id starts with.
+        Example:
+          veritrail show s-0001
+        """)
+    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id")) var scanId: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock) { context, _ in try showScan(scanId, context) } }
+    func run() throws {
+        try answer(global, clock, human: Human.scan) { context, _ in try showScan(try ScanIdPrefix.resolve(scanId, context), context) }
+    }
 }
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "The home screen's numbers: totals, windows, categories and the recent scans.",
-        discussion: "Example: veritrail stats --by ines --store /tmp/demo")
+        discussion: "Example:\n  veritrail stats --by ines")
     @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
@@ -77,7 +108,7 @@ struct StatsCommand: ParsableCommand {
 struct LockoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lockout", abstract: "The passcode gate of one account, or of every account.",
-        discussion: "Example: veritrail lockout ines --store /tmp/demo")
+        discussion: "Example:\n  veritrail lockout ines")
     @Argument(help: ArgumentHelp("The account (default: every account).", valueName: "user")) var user: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
@@ -88,7 +119,7 @@ struct LockoutCommand: ParsableCommand {
 struct CustomersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "customers", abstract: "The customers and their process status, with the status colours.",
-        discussion: "Example: veritrail customers --status ONBOARDED --store /tmp/demo")
+        discussion: "Example:\n  veritrail customers --status ONBOARDED")
     @Option(help: "Only customers with this status.") var status: CustomerStatus?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
@@ -105,7 +136,7 @@ struct CustomerCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every registered detail of a customer, with its status history.",
-            discussion: "Example: veritrail customer show mlopez --store /tmp/demo")
+            discussion: "Example:\n  veritrail customer show mlopez")
         @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
@@ -117,7 +148,7 @@ struct CustomerCommand: ParsableCommand {
 struct GoalsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goals", abstract: "Monthly goal progress with the goal ring.",
-        discussion: "Example: veritrail goals tom --month 2026-10 --store /tmp/demo")
+        discussion: "Example:\n  veritrail goals tom --month 2026-10")
     @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
     @Option(help: ArgumentHelp("The month (default: the month of now).", valueName: "YYYY-MM")) var month: String?
     @Option(help: "The ring to draw: progress, last-session or remaining.") var view: GoalRing.View = .progress
@@ -137,7 +168,7 @@ struct GoalsCommand: ParsableCommand {
 
 struct AccountsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "accounts", abstract: "Every account, deleted ones too.", discussion: "Example: veritrail accounts --store /tmp/demo")
+        commandName: "accounts", abstract: "Every account, deleted ones too.", discussion: "Example:\n  veritrail accounts")
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -153,7 +184,7 @@ struct SettingsCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "An account's scanner and history settings.",
-            discussion: "Example: veritrail settings ines --store /tmp/demo")
+            discussion: "Example:\n  veritrail settings ines")
         @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
@@ -165,7 +196,7 @@ struct SettingsCommand: ParsableCommand {
 struct SearchesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "searches", abstract: "An account's last 10 distinct searches, newest first.",
-        discussion: "Example: veritrail searches ines --store /tmp/demo")
+        discussion: "Example:\n  veritrail searches ines")
     @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions

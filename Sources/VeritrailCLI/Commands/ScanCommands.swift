@@ -16,26 +16,38 @@ struct ScanCommand: ParsableCommand {
         abstract: "Record a scan (or, with --batch FILE, many scans in batch mode, all or nothing).",
         discussion: """
         mode and flash come from your settings unless given. --source manual records a code typed in by hand.
+        Prints the scan id, and warns when the code was scanned before.
+        --batch takes NDJSON or CSV (- for stdin); a CSV header names the fields:
+        code,productName,category,result[,brand,location,notes,source,flash,scanId]
         Examples:
-          veritrail scan --as ines --code "https://v.example/p/123" --product "Serum 30 ml" --category Cosmetics --result authentic
-          veritrail scan --as ines --batch scans.csv      (CSV header: code,productName,category,result[,brand,location,notes,source,flash,scanId])
+          veritrail scan --as ines --code "https://v.example/p/123" \\
+              --product "Serum 30 ml" --category Cosmetics --result authentic
+          veritrail scan --as ines --batch scans.csv
         """
     )
 
-    @Option(help: "The payload read from the QR code (or typed in).") var code: String?
-    @Option(name: .customLong("product"), help: "The product's name.") var productName: String?
-    @Option(help: "The product's category.") var category: String?
+    @Option(parsing: .unconditional, help: "The payload read from the QR code (or typed in).") var code: String?
+    @Option(name: .customLong("product"), parsing: .unconditional, help: "The product's name.") var productName: String?
+    @Option(parsing: .unconditional, help: "The product's category.") var category: String?
     @Option(help: "The verifier's verdict: authentic or counterfeit.") var result: ScanResult?
-    @Option(help: "The brand.") var brand: String?
-    @Option(help: "Where the scan was taken.") var location: String?
-    @Option(help: "Notes.") var notes: String?
+    @Option(parsing: .unconditional, help: "The brand.") var brand: String?
+    @Option(parsing: .unconditional, help: "Where the scan was taken.") var location: String?
+    @Option(parsing: .unconditional, help: "Notes.") var notes: String?
     @Option(help: "camera, gallery or manual (typed in).") var source: ScanSource = .camera
     @Option(help: "single or batch (default: your capture mode setting).") var mode: CaptureMode?
     @Flag(inversion: .prefixedNo, help: "Whether the flash was on (default: your flash setting).") var flash: Bool?
-    @Option(help: "The scan id (default: a new random one).") var scanId: String?
-    @Option(help: ArgumentHelp("Record every scan of this NDJSON or CSV file, in batch mode.", valueName: "file")) var batch: String?
+    @Option(parsing: .unconditional, help: "The scan id (default: a new random one).") var scanId: String?
+    @Option(help: ArgumentHelp("Record every scan of this NDJSON or CSV file (- for stdin), in batch mode.", valueName: "file"))
+    var batch: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var retry: RetryOptions
+
+    static let options: [String: String] = [
+        "data.scanId": "--scan-id", "data.code": "--code", "data.productName": "--product", "data.brand": "--brand",
+        "data.category": "--category", "data.result": "--result", "data.mode": "--mode", "data.source": "--source",
+        "data.flash": "--flash", "data.location": "--location", "data.notes": "--notes",
+    ]
 
     func validate() throws {
         if batch == nil {
@@ -44,43 +56,37 @@ struct ScanCommand: ParsableCommand {
             }
             if result == nil { throw ValidationError("--result authentic|counterfeit is needed for a scan") }
         }
+        if batch == "-" && passcodeStdin { throw ValidationError("--batch - reads the scans from stdin: --passcode-stdin can not too") }
     }
 
     func run() throws {
+        if let batch { return try BatchScans(global: global, passcodeStdin: passcodeStdin, eventID: retry.id).run(batch) }
+        let words = CommandWords(type: .scanRecorded, options: ScanCommand.options)
         try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin)
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let actor = try writer.actor()
-            if let batch {
-                let rows = try BatchFile.read(batch)
-                let batchId = "b-" + EventID.random().prefix(8)
-                let progress = Progress(label: "recording scans", total: rows.count, unit: "scans",
-                                        enabled: !global.json && Output.stderrIsTerminal)
-                let logged = try writer.append(unlocking: actor) { at, models in
-                    let settings = try models.account(actor)?.settings ?? AccountRecord.Settings()
-                    return try rows.enumerated().map { index, row in
-                        progress.tick(index + 1)
-                        do {
-                            return try EventBuilder.event(.scanRecorded, actor: actor, at: at, data: row.data(
-                                mode: .batch, batchId: batchId, defaultFlash: settings.flash))
-                        } catch let e as EventError {
-                            throw Failure.refused("\(batch) record \(index + 1): \(e)")
-                        }
-                    }
-                }
-                progress.finish()
-                writer.report(logged, "recorded \(logged.count) scans in batch \(batchId)")
-            } else {
-                let logged = try writer.append(unlocking: actor) { at, models in
+            // Drawn once: the events may be built more than once (when the store grows, or after the passcode).
+            let id = scanId ?? "s-" + EventID.random()
+            let logged = try words.run {
+                try writer.append(unlocking: actor) { at, models in
                     let settings = try models.account(actor)?.settings ?? AccountRecord.Settings()
                     var data = DataFields()
-                    data.set("scanId", scanId ?? "s-" + EventID.random())
+                    data.set("scanId", id)
                     data.set("code", code); data.set("productName", productName); data.set("brand", brand)
                     data.set("category", category); data.set("result", result?.rawValue)
                     data.set("mode", (mode ?? settings.captureMode).rawValue); data.set("source", source.rawValue)
                     data.set("flash", flash ?? settings.flash); data.set("location", location); data.set("notes", notes)
                     return [try EventBuilder.event(.scanRecorded, actor: actor, at: at, data: data.pairs)]
                 }
-                writer.report(logged, "recorded the scan")
+            }
+            let scan = try writer.store.latest { try showScan(id, $0) }
+            var seen: Int64 = 0
+            if case .object(let o) = scan { seen = Human.int(o["seenBefore"]) }
+            if seen > 0 {
+                Output.note("warning: this code was scanned \(seen) time\(seen == 1 ? "" : "s") before: worth a second look")
+            }
+            if global.json { Output.json(scan) } else {
+                Output.print("recorded scan \(Escaped.text(id))" + (logged.last.map { " (seq \($0.seq), event \($0.id))" } ?? ""))
             }
         }
     }
@@ -91,19 +97,35 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Report a scanned object as counterfeit (one report a scan).",
-        discussion: "Example: veritrail report s-0042 --reason packaging --as ines"
+        discussion: """
+        The scan id may be shortened to 4 or more of its first characters, as in show.
+        Example:
+          veritrail report s-0042 --reason packaging --as ines
+        """
     )
-    @Argument(help: ArgumentHelp("The scan.", valueName: "scan-id")) var scanId: String
+    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id")) var scanId: String
     @Option(help: "packaging, label, serial, price, seller or other.") var reason: ReportReason
-    @Option(help: "What is wrong (needed with --reason other).") var message: String?
+    @Option(parsing: .unconditional, help: "What is wrong (needed with --reason other).") var message: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var retry: RetryOptions
 
     func run() throws {
-        try WriteCommand.appendOne(.counterfeitReported, global: global, passcodeStdin: passcodeStdin, data: { _, _ in
-            var data = DataFields()
-            data.set("scanId", scanId); data.set("reason", reason.rawValue); data.set("message", message)
-            return data.pairs
-        }, said: { _ in "reported scan \(scanId) (\(reason.rawValue))" })
+        let words = CommandWords(type: .counterfeitReported, options: [
+            "data.scanId": "SCAN_ID", "data.reason": "--reason", "data.message": "--message",
+        ])
+        try runReporting {
+            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+            let actor = try writer.actor()
+            let id = try writer.store.latest { try ScanIdPrefix.resolve(scanId, $0) }
+            let logged = try words.run {
+                try writer.append(unlocking: actor) { at, _ in
+                    var data = DataFields()
+                    data.set("scanId", id); data.set("reason", reason.rawValue); data.set("message", message)
+                    return [try EventBuilder.event(.counterfeitReported, actor: actor, at: at, data: data.pairs)]
+                }
+            }
+            writer.report(logged, "reported scan \(Escaped.text(id)) (\(reason.rawValue))")
+        }
     }
 }

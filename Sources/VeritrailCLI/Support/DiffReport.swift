@@ -44,7 +44,7 @@ enum DiffReport {
             let rows = Human.items(changes[key])
             guard !rows.isEmpty else { continue }
             changed = true
-            var table = Table("ACCOUNT", "BEFORE", "AFTER")
+            var table = Table("ACCOUNT", "BEFORE", "AFTER", cuttable: ["BEFORE", "AFTER"])
             for row in rows {
                 table.add(Human.scalar(row["username"]), summary(row["before"]), summary(row["after"]))
             }

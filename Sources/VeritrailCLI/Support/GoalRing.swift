@@ -20,7 +20,7 @@ enum GoalRing {
             var facts = ["\(name): \(Human.int(m["progress"]))" + (m["target"] == .null ? "" : " of \(Human.int(m["target"]))")]
             if m["percent"] != .null { facts.append("\(Human.int(m["percent"]))% done, \(Human.int(m["remaining"])) to go") }
             if m["complete"] == .bool(true) { facts.append(Terminal.paint("complete ✓", .green)) }
-            if case .string(let message)? = m["message"] { facts.append(message) }
+            if case .string(let message)? = m["message"] { facts.append(Escaped.text(message)) }
             if case .object(let s)? = m["lastSession"] {
                 facts.append("last session \(Human.scalar(s["date"])) \(Human.scalar(s["startTime"]))–\(Human.scalar(s["endTime"])) at \(Human.scalar(s["park"])): \(Human.int(s[name]))")
             }

@@ -47,7 +47,7 @@ enum Human {
         case nil, .null?: "—"
         case .bool(let b)?: b ? "yes" : "no"
         case .number(let n)?: n.canonicalText
-        case .string(let s)?: s
+        case .string(let s)?: Escaped.text(s)
         case .object?, .array?: ""
         }
     }
@@ -86,7 +86,7 @@ enum Human {
     // MARK: Scans
 
     static func scanTable(_ scans: [JSONObject], now: Timestamp) -> String {
-        var table = Table("WHEN", "RESULT", "PRODUCT", "CATEGORY", "BY", "SEEN", "SCAN")
+        var table = Table("WHEN", "RESULT", "PRODUCT", "CATEGORY", "BY", "SEEN", "SCAN", cuttable: ["PRODUCT", "CATEGORY"])
         for s in scans {
             let counterfeit = scalar(s["result"]) == "counterfeit"
             let seen = int(s["seenBefore"])
@@ -99,10 +99,35 @@ enum Human {
         return table.render()
     }
 
-    static func history(_ v: JSONValue, now: Timestamp) -> String {
+    /// The scan table and its count; `viewerWindow` is the viewer's history window when it chose the scans
+    /// (no `--window`), said so that a short list is no surprise.
+    static func history(_ v: JSONValue, now: Timestamp, viewerWindow: HistoryWindow? = nil) -> String {
         guard case .object(let o) = v else { return render(v, now: now) }
         let scans = items(o["items"])
-        return scanTable(scans, now: now) + "\n\(scans.count) of \(int(o["total"])) scans"
+        var out = scanTable(scans, now: now) + "\n\(scans.count) of \(int(o["total"])) scans"
+        if let window = viewerWindow, window != .all {
+            out += "\nyour history window is \(describe(window)): --window all for everything"
+        }
+        return out
+    }
+
+    static func describe(_ window: HistoryWindow) -> String {
+        switch window {
+        case .today: "today"
+        case .sevenDays: "7 days"
+        case .thirtyDays: "30 days"
+        case .ninetyDays: "90 days"
+        case .all: "everything"
+        }
+    }
+
+    /// One scan (`show`): its fields one a line, then a warning line when its code was seen before.
+    static func scan(_ v: JSONValue, now: Timestamp) -> String {
+        guard case .object(let o) = v else { return render(v, now: now) }
+        var out = render(v, now: now)
+        let seen = int(o["seenBefore"])
+        if seen > 0 { out += "\n" + Terminal.paint("this code was scanned \(seen) time\(seen == 1 ? "" : "s") before", .yellow) }
+        return out
     }
 
     static func stats(_ v: JSONValue, now: Timestamp) -> String {
@@ -116,7 +141,7 @@ enum Human {
             "  first \(relative(o["firstScanAt"], now: now)), last \(relative(o["lastScanAt"], now: now))",
             "", Terminal.paint("By category", .bold),
         ]
-        var table = Table("CATEGORY", "SCANS", "COUNTERFEIT")
+        var table = Table("CATEGORY", "SCANS", "COUNTERFEIT", cuttable: ["CATEGORY"])
         for c in items(o["byCategory"]) { table.add(scalar(c["category"]), "\(int(c["total"]))", "\(int(c["counterfeit"]))") }
         out.append(table.render())
         out += ["", Terminal.paint("Recent scans", .bold), scanTable(items(o["recent"]), now: now)]
@@ -133,7 +158,7 @@ enum Human {
     static func lockout(_ v: JSONValue, now: Timestamp) -> String {
         guard case .object(let o) = v else { return render(v, now: now) }
         let accounts = o["accounts"] != nil ? items(o["accounts"]) : [o]
-        var table = Table("ACCOUNT", "STATE", "ATTEMPTS LEFT", "UNTIL", "LAST ATTEMPT")
+        var table = Table("ACCOUNT", "STATE", "ATTEMPTS LEFT", "UNTIL", "LAST ATTEMPT", cuttable: ["LAST ATTEMPT", "UNTIL"])
         for a in accounts {
             let state = scalar(a["state"])
             let color: Terminal.Color = state == "locked" ? .red : state == "unlocked" ? .green : .gray
@@ -149,7 +174,7 @@ enum Human {
 
     static func customers(_ v: JSONValue, now: Timestamp) -> String {
         guard case .object(let o) = v else { return render(v, now: now) }
-        var table = Table("NAME", "USERNAME", "CITY", "STATUS", "SINCE", "BY")
+        var table = Table("NAME", "USERNAME", "CITY", "STATUS", "SINCE", "BY", cuttable: ["NAME", "CITY"])
         for c in items(o["customers"]) {
             let status = scalar(c["status"])
             table.add(Table.Cell(scalar(c["name"])), Table.Cell(scalar(c["username"])), Table.Cell(scalar(c["city"])),
@@ -167,7 +192,7 @@ enum Human {
 
     static func accounts(_ v: JSONValue, now: Timestamp) -> String {
         guard case .object(let o) = v else { return render(v, now: now) }
-        var table = Table("USERNAME", "ROLE", "NAME", "E-MAIL", "REGISTERED")
+        var table = Table("USERNAME", "ROLE", "NAME", "E-MAIL", "REGISTERED", cuttable: ["NAME", "E-MAIL"])
         for a in items(o["accounts"]) {
             let deleted = a["deleted"] == .bool(true)
             table.add(Table.Cell(scalar(a["username"]) + (deleted ? " (deleted)" : ""), deleted ? .gray : nil),

@@ -64,3 +64,22 @@ func environmentNow() -> Timestamp {
 func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }
+
+/// `--id`: the event id a writing command uses, given back to retry it safely (README "Trust"). A command
+/// prints the id it used; its further events get `ID.2`, `ID.3`, …
+struct RetryOptions: ParsableArguments {
+    @Option(name: .customLong("id"), help: ArgumentHelp(
+        "The event id to write under (default: a new one, printed): give back the id of a write that may have failed, so that its retry is a no-op if it had committed.",
+        valueName: "id"))
+    var id: String?
+
+    func validate() throws {
+        if let id, !(1...64).contains(id.utf8.count) || !id.utf8.allSatisfy(RetryOptions.isIDByte) {
+            throw ValidationError("--id must be 1–64 characters of A–Z a–z 0–9 . _ : -")
+        }
+    }
+
+    private static func isIDByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x3A || b == 0x2D
+    }
+}

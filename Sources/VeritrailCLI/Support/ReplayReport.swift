@@ -65,7 +65,7 @@ enum ReplayReport {
                 counts.append(Terminal.paint("\(status.rawValue) \(Human.int(n[status.rawValue]))", Terminal.statusColor(status.color)))
             }
         }
-        var table = Table("USERNAME", "NAME", "STATUS", "SINCE", "BY")
+        var table = Table("USERNAME", "NAME", "STATUS", "SINCE", "BY", cuttable: ["NAME"])
         for customer in Human.items(c["customers"]) {
             table.add(Table.Cell(Human.scalar(customer["username"])), Table.Cell(Human.scalar(customer["name"])),
                       Table.Cell("● " + Human.scalar(customer["status"]), Terminal.statusColor(Human.scalar(customer["color"]))),

@@ -1,6 +1,11 @@
-/// A text table whose columns are aligned by display width and cut to fit the terminal.
+/// A text table whose columns are aligned by display width. On a terminal, prose columns (names, products,
+/// e-mails) are cut to fit its width, widest first; ids and short status or flag columns are never cut, since
+/// they are what the next command needs and a cut one hides a fact (`(de…` for a deleted account). When stdout
+/// is not a terminal nothing is cut (cli.md §7): every value is written whole.
 struct Table {
     var headers: [String]
+    /// The headers of the columns that may be cut on a terminal.
+    var cuttable: Set<String>
     var rows: [[Cell]] = []
 
     struct Cell {
@@ -9,22 +14,28 @@ struct Table {
         init(_ text: String, _ color: Terminal.Color? = nil) { self.text = text; self.color = color }
     }
 
-    init(_ headers: String...) { self.headers = headers }
+    init(_ headers: String..., cuttable: Set<String>) {
+        self.headers = headers
+        self.cuttable = cuttable
+    }
 
     mutating func add(_ cells: Cell...) { rows.append(cells) }
     mutating func add(_ texts: String...) { rows.append(texts.map { Cell($0) }) }
 
-    func render(width: Int = Terminal.width) -> String {
+    /// The table, cut to `width` columns when one is given (`Terminal.cutWidth`: only on a terminal).
+    func render(width: Int? = Terminal.cutWidth) -> String {
         guard !rows.isEmpty else { return "(none)" }
         var widths = headers.map(displayWidth)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], displayWidth(cell.text)) } }
-        // Shrink the widest column until the table fits.
-        while widths.reduce(0, +) + 2 * (widths.count - 1) > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
+        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], displayWidth(Escaped.text(cell.text))) } }
+        // Shrink the widest cuttable column until the table fits (a cut column keeps 8 columns at least).
+        let shrinkable = headers.indices.filter { cuttable.contains(headers[$0]) }
+        while let width, widths.reduce(0, +) + 2 * (widths.count - 1) > width,
+              let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
             widths[widest] -= 1
         }
         func line(_ cells: [Cell]) -> String {
             cells.enumerated().map { i, cell in
-                let text = fit(cell.text, widths[i])
+                let text = fit(Escaped.text(cell.text), widths[i])
                 let padded = text + String(repeating: " ", count: max(0, widths[i] - displayWidth(text)))
                 return cell.color.map { Terminal.paint(padded, $0) } ?? padded
             }.joined(separator: "  ").trimmingTrailingSpaces()

@@ -6,6 +6,10 @@ import Glibc
 enum Terminal {
     static let colors: Bool = Output.stdoutIsTerminal && environment("NO_COLOR") == nil && environment("TERM") != "dumb"
 
+    /// The width tables are cut to: the terminal's when stdout is one, else none (cli.md §7: a table written to
+    /// a file or a pipe keeps every value whole).
+    static var cutWidth: Int? { Output.stdoutIsTerminal ? width : nil }
+
     /// The width of stdout's terminal, or 100 when it is not one.
     static var width: Int {
         var size = winsize()

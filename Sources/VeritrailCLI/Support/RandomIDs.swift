@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Random (version 4) UUIDs in lower case, as `EventID.random()` makes them, for many ids at once: the random
+/// bytes are read from the kernel 64 KiB at a time (`/dev/urandom`), not a system call per byte, which was
+/// most of the time a batch of scans took.
+struct RandomIDs {
+    private var pool: [UInt8] = []
+    private var used = 0
+
+    mutating func next() -> String {
+        if used + 16 > pool.count { refill() }
+        var b = Array(pool[used..<used + 16])
+        used += 16
+        b[6] = b[6] & 0x0F | 0x40
+        b[8] = b[8] & 0x3F | 0x80
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (i, byte) in b.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private mutating func refill() {
+        pool = [UInt8](repeating: 0, count: 1 << 16)
+        var filled = 0
+        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            defer { close(fd) }
+            while filled < pool.count {
+                let n = pool.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled) }
+                if n > 0 { filled += n } else if n < 0 && errno == EINTR { continue } else { break }
+            }
+        }
+        if filled < pool.count {
+            // No /dev/urandom (a bare container): the standard generator, a system call at a time.
+            var generator = SystemRandomNumberGenerator()
+            for i in filled..<pool.count { pool[i] = UInt8.random(in: 0...255, using: &generator) }
+        }
+        used = 0
+    }
+}
