@@ -2,11 +2,16 @@ import Domain
 import EventLog
 import LMDB
 import Projections
+import Proofs
 
 /// One Veritrail store: the event log and its read models in one LMDB environment.
 public final class Store: @unchecked Sendable {
     public let log: EventLog
     let modelDatabases: [Database]
+    /// The Merkle tree, the identity and the signed checkpoint (proofs.md).
+    public let proofs: ProofStore
+    /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
+    public var originForNewStore: String?
 
     /// Opens the store in `directory`; with `create`, makes it when missing (directory 0700, files 0600).
     /// `mapSize` is the least size to map: give more when a large write is coming, so the map need not grow
@@ -18,20 +23,28 @@ public final class Store: @unchecked Sendable {
         } catch {
             throw StoreError("can not open the read models in \(directory): \(error)")
         }
+        proofs = try ProofStore(environment: log.environment, directory: directory)
     }
 
     /// Runs `body` in one write transaction: everything it appends commits together, or nothing does when
     /// it throws. `body` may run more than once (when the store grows), so keep its effects in the store.
     /// With `large` (an import), the write is paged on a companion thread (`Environment.write(large:)`).
+    /// The tree at the kept checkpoint's size is checked first and a checkpoint of the new size signed after
+    /// the commit (`ProofStore.begin`, `ProofStore.sign`).
     public func write<R>(large: Bool = false, _ body: (inout Appender) throws -> R) throws -> R {
-        try log.environment.write(large: large) { txn in
+        var pending: PendingCheckpoint?
+        let result = try log.environment.write(large: large) { txn in
             let writer = try LogWriter(log: log, transaction: txn)
+            let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore)
             let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
-            var appender = Appender(writer: writer, models: models)
+            var appender = Appender(writer: writer, models: models, tree: proof.tree)
             let result = try body(&appender)
             try models.flush()
+            pending = proof.finish()
             return result
         }
+        if let pending { try proofs.sign(pending) }
+        return result
     }
 
     /// Runs `body` on a consistent snapshot of the log and its stored read models.
@@ -42,7 +55,7 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// Recomputes every read model from the log, in one transaction.
+    /// Recomputes every read model, and the Merkle tree, from the log, in one transaction.
     ///
     /// The scan list and its indexes, nearly all of the models' pages, are not written again when they are
     /// what the log gives: the rebuild sums the list as it recomputes it and checks the sum against the
@@ -89,6 +102,7 @@ public final class Store: @unchecked Sendable {
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
+            try proofs.rebuildTree(reader, head: through)
             let models = keepingScanList ? Models.rebuilding(over: tables, log: reader, codes: codes)
                                          : Models(tables: tables, log: reader)
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they

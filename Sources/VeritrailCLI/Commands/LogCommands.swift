@@ -3,6 +3,7 @@ import Domain
 import Engine
 import EventLog
 import Projections
+import Proofs
 
 /// `log status | tail | verify | digest` (projections.md §7): the log as it is stored.
 struct LogCommand: ParsableCommand {
@@ -10,7 +11,7 @@ struct LogCommand: ParsableCommand {
         commandName: "log",
         abstract: "Look at the log itself: its status, its last events, its hash chain.",
         discussion: "Examples:\n  veritrail log status --json\n  veritrail log tail -n 5\n  veritrail log verify --digest 120:3f0c…\n  veritrail log digest",
-        subcommands: [Status.self, Tail.self, Verify.self, Digest.self]
+        subcommands: [Status.self, Tail.self, Verify.self, Digest.self, Key.self, CheckpointCommand.self, Prove.self, Consistency.self]
     )
 
     struct Status: ParsableCommand {
@@ -90,7 +91,11 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let outcome = try LogVerifier.verify(try global.openStore().log, digest: digest.flatMap(Verify.parse))
+                let store = try global.openStore()
+                var outcome = try LogVerifier.verify(store.log, digest: digest.flatMap(Verify.parse))
+                if case .ok = outcome, clock.asOf == nil, let broken = try CheckpointCheck.verify(log: store.log, proofs: store.proofs) {
+                    outcome = .broken(firstBadSeq: broken.firstBadSeq, reason: broken.reason)
+                }
                 switch outcome {
                 case let .ok(events, head):
                     if global.json {

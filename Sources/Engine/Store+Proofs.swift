@@ -1,0 +1,20 @@
+import EventLog
+import Proofs
+
+extension Store {
+    /// Runs `body` on a snapshot's proof reader (proofs.md §2–3). A store made before proofs existed first
+    /// gets its identity and its tree from its log in a write of its own, as at its first write.
+    public func withProofs<R>(_ body: (ProofReader) throws -> R) throws -> R {
+        if let result = try log.read({ reader in try proofs.reader(reader).map(body) }) { return result }
+        try write { _ in }
+        return try log.read { reader in
+            guard let proof = try proofs.reader(reader) else { throw StoreError("the store's Merkle tree could not be made") }
+            return try body(proof)
+        }
+    }
+
+    /// The store's origin, or nil when it has none yet (a store made before proofs existed).
+    public func origin() throws -> String? {
+        try log.read { reader in try proofs.identity(reader.transaction)?.origin }
+    }
+}
