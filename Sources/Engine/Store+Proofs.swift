@@ -1,4 +1,5 @@
 import EventLog
+import Projections
 import Proofs
 
 extension Store {
@@ -18,3 +19,16 @@ extension Store {
         try log.read { reader in try proofs.identity(reader.transaction)?.origin }
     }
 }
+
+extension Store {
+    /// Takes `origin` (`init --origin`, `import --origin`) for the store's first write when the store has no
+    /// origin yet; refuses one that differs from the store's own, which never changes.
+    public func adopt(origin: String?) throws {
+        guard let origin else { return }
+        if let existing = try self.origin(), existing != origin {
+            throw QueryError.refused("the store's origin is \(existing), not \(origin): an origin never changes")
+        }
+        originForNewStore = origin
+    }
+}
+

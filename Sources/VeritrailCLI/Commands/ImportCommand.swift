@@ -1,4 +1,5 @@
 import Projections
+import Proofs
 import ArgumentParser
 import Domain
 import Engine
@@ -23,7 +24,13 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"))
     var file: String
 
+    @Option(help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))
+    var origin: String?
     @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let origin, !Checkpoint.validOrigin(origin) { throw ValidationError("--origin must be 1-100 characters of A-Z a-z 0-9 . _ / : -") }
+    }
 
     func run() throws {
         try runReporting {
@@ -33,6 +40,7 @@ struct ImportCommand: ParsableCommand {
             let directoryExisted = access(directory, F_OK) == 0
             // A store takes about 2.2 times the NDJSON it is imported from: map that much up front.
             let store = try Store(directory: directory, create: true, mapSize: (64 << 20) + 3 * reader.size)
+            try store.adopt(origin: origin)
             let progress = Progress(label: "importing", total: reader.size, unit: "",
                                     enabled: !global.json && Output.stderrIsTerminal)
             // A large input (or a pipe, of unknown size) is written with the map paged (`Store.write(large:)`):
