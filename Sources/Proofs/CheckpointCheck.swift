@@ -3,118 +3,84 @@ import Domain
 import EventLog
 import LMDB
 
-/// The check `log verify` adds to the chain's (proofs.md §2): the kept checkpoint's signature under the
-/// store's key, a log at least as long as it, the Merkle root of its first N events recomputed from their
-/// canonical forms equal to its root, and the stored tree equal, node by node, to the tree of the events.
+/// `log verify` with the kept checkpoint (proofs.md §2): the chain of events.md §2 as `LogVerifier` checks
+/// it, and the kept checkpoint's signature under the store's key, a log at least as long as it, the Merkle
+/// root of its first N events recomputed from their canonical forms equal to its root, and the stored tree
+/// equal, node by node, to the tree of the events.
+///
+/// Both are checked in one pass that makes each event's canonical form once, for its chain link and its leaf
+/// hash (canonical forms are most of the cost). When that pass finds the chain broken, or a digest is to be
+/// checked, `LogVerifier` runs too and its answer, with its reasons, is the chain's.
 ///
 /// Large logs are swept in two ranges at once, one per core: [0, S) and [S, head) with S the largest power
-/// of two below the head, so that each range's subtrees are its own but one, the top node of a log of
+/// of two below the head, so that every subtree of each range is its own but one, the top node of a log of
 /// exactly 2S events, checked when both are done.
 public enum CheckpointCheck {
-    public struct Broken: Error, Sendable, Equatable {
-        public var firstBadSeq: UInt64
-        public var reason: String
-    }
-
     /// Below this many events one thread does the whole job.
     static let splitThreshold: UInt64 = 50_000
 
-    /// Nil when the store is consistent with its kept checkpoint (or has neither identity nor checkpoint: a
-    /// store made before proofs existed and never written since); what is broken otherwise.
-    public static func verify(log: EventLog, proofs: ProofStore) throws -> Broken? {
+    public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?) throws -> LogVerifier.Outcome {
         let (identity, head, treeSize) = try log.read { reader in
-            (try proofs.identity(reader.transaction), try reader.head().seq, try proofs.tree(reader.transaction).size())
+            (try proofs.identity(reader.transaction), try reader.head(), try proofs.tree(reader.transaction).size())
         }
         let note = try proofs.file.read()
-        guard let identity else {
-            return note == nil ? nil : Broken(firstBadSeq: 1, reason: "the store has a signed checkpoint but no signing key: its data file was replaced")
+        let chain = { try LogVerifier.verify(log, digest: digest) }
+        // A store made before proofs existed, never written since: only its chain can be checked.
+        if identity == nil && note == nil { return try chain() }
+        var checkpoint: Result<Checkpoint, NoteError>?
+        if let identity, let note {
+            checkpoint = Result { () throws(NoteError) in try Checkpoint(text: try SignedNote.open(note, key: identity.verifier)) }
         }
-        guard let note else {
-            return head == 0 ? nil : Broken(firstBadSeq: 1, reason: "the signed checkpoint \(proofs.file.path) is missing")
+        let size = (try? checkpoint?.get())?.size
+        var sweeps: [Sweep] = []
+        if treeSize == head.seq {
+            sweeps = try sweep(log, proofs: proofs, head: head.seq, rootAt: size.flatMap { $0 <= head.seq ? $0 : nil })
         }
-        let checkpoint: Checkpoint
-        do {
-            checkpoint = try Checkpoint(text: try SignedNote.open(note, key: identity.verifier))
-        } catch {
-            return Broken(firstBadSeq: 1, reason: "the signed checkpoint does not verify under the store's key: \(error.message)")
+        if treeSize != head.seq || digest != nil || sweeps.contains(where: \.chainBroken) {
+            if case .broken = try chain() { return try chain() }
         }
-        guard checkpoint.size <= head else {
-            return Broken(firstBadSeq: head + 1, reason: "the signed checkpoint covers \(checkpoint.size) events but the log holds \(head): committed events were lost")
+        let broken = { (seq: UInt64, reason: String) in LogVerifier.Outcome.broken(firstBadSeq: seq, reason: reason) }
+        guard identity != nil else { return broken(1, "the store has a signed checkpoint but no signing key: its data file was replaced") }
+        guard let checkpoint else { return head.seq == 0 ? .ok(events: 0, head: head) : broken(1, "the signed checkpoint \(proofs.file.path) is missing") }
+        let signed: Checkpoint
+        switch checkpoint {
+        case .success(let c): signed = c
+        case .failure(let error): return broken(1, "the signed checkpoint does not verify under the store's key: \(error.message)")
         }
-        guard treeSize == head else {
-            return Broken(firstBadSeq: min(treeSize, head) + 1, reason: "the stored Merkle tree holds \(treeSize) leaves, the log \(head) events")
+        guard signed.size <= head.seq else {
+            return broken(head.seq + 1, "the signed checkpoint covers \(signed.size) events but the log holds \(head.seq): committed events were lost")
         }
+        guard treeSize == head.seq else {
+            return broken(min(treeSize, head.seq) + 1, "the stored Merkle tree holds \(treeSize) leaves, the log \(head.seq) events")
+        }
+        if let bad = sweeps.compactMap(\.firstBadSeq).min() {
+            return broken(bad, "the stored Merkle tree disagrees with event \(bad)")
+        }
+        var root = sweeps.first?.rootAt ?? TreeHash.empty
+        if sweeps.count == 2 {
+            let left = sweeps[0].frontier.root
+            if let right = sweeps[1].rootAt { root = TreeHash.node(left, right) }
+            if let top = sweeps[1].deferredTop, top != TreeHash.node(left, sweeps[1].frontier.root) {
+                return broken(head.seq, "the stored Merkle tree disagrees with event \(head.seq)")
+            }
+        }
+        guard root == signed.root else {
+            return broken(1, "the first \(signed.size) events do not have the signed checkpoint's root: the log was rewritten")
+        }
+        return .ok(events: head.seq, head: head)
+    }
+
+    /// Sweeps the log's events and the stored tree's records, in two ranges on two threads when large.
+    private static func sweep(_ log: EventLog, proofs: ProofStore, head: UInt64, rootAt size: UInt64?) throws -> [Sweep] {
         let split = head < splitThreshold ? head : MerkleMath.split(head)
         let ranges: [Range<UInt64>] = split == head ? [0..<head] : [0..<split, split..<head]
         let results = Results(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { i in
             results.set(i, Result { try log.read { reader in
-                try Sweep.run(reader, tree: proofs.tree(reader.transaction), ranges[i], rootAt: checkpoint.size)
+                try Sweep.run(reader, tree: proofs.tree(reader.transaction), ranges[i], rootAt: size)
             } })
         }
-        let sweeps = try results.values().map { try $0.get() }
-        if let bad = sweeps.compactMap(\.firstBadSeq).min() {
-            return Broken(firstBadSeq: bad, reason: "the stored Merkle tree disagrees with event \(bad)")
-        }
-        var root = sweeps[0].rootAt ?? TreeHash.empty
-        if sweeps.count == 2 {
-            let left = sweeps[0].frontier.root
-            if let right = sweeps[1].rootAt { root = TreeHash.node(left, right) }
-            if let top = sweeps[1].deferredTop, top != TreeHash.node(left, sweeps[1].frontier.root) {
-                return Broken(firstBadSeq: head, reason: "the stored Merkle tree disagrees with event \(head)")
-            }
-        }
-        guard checkpoint.size == 0 || root == checkpoint.root else {
-            return Broken(firstBadSeq: 1, reason: "the first \(checkpoint.size) events do not have the signed checkpoint's root: the log was rewritten")
-        }
-        return nil
-    }
-
-    /// One range of leaves swept: each leaf hash recomputed from its event, each stored node compared.
-    private struct Sweep: Sendable {
-        var frontier = TreeFrontier()
-        /// The root of the range's leaves up to the checkpoint's size, when the size falls in the range.
-        var rootAt: TreeHash?
-        var firstBadSeq: UInt64?
-        /// A stored node above the range's own subtrees (see `CheckpointCheck`), checked by the caller.
-        var deferredTop: TreeHash?
-
-        static func run(_ reader: LogReader, tree: StoredTree, _ range: Range<UInt64>, rootAt size: UInt64) throws -> Sweep {
-            var sweep = Sweep()
-            if size == range.lowerBound && range.lowerBound == 0 { sweep.rootAt = .empty }
-            var canonical: [UInt8] = []
-            canonical.reserveCapacity(2048)
-            let cursor = try reader.transaction.cursor(tree.database)
-            var record = try range.lowerBound.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
-            try reader.forEachRecord(from: range.lowerBound + 1, through: range.upperBound) { seq, bytes in
-                let index = seq - 1
-                guard let stored = record, UInt64(bigEndianBytes: stored.key) == index else {
-                    sweep.firstBadSeq = seq
-                    return false
-                }
-                try reader.decodingErrors(seq: seq) { () throws(FieldError) in
-                    try StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)
-                }
-                let expected = 32 * (1 + (~index).trailingZeroBitCount)
-                var offset = 0, same = stored.value.count == expected
-                sweep.frontier.append(TreeHash.leaf(canonical)) { hash in
-                    if same { same = TreeHash(stored.value, at: offset) == hash }
-                    offset += 32
-                }
-                if same && offset < expected {
-                    sweep.deferredTop = TreeHash(stored.value, at: offset)
-                    offset += 32
-                }
-                guard same && offset == expected else {
-                    sweep.firstBadSeq = seq
-                    return false
-                }
-                if seq == size { sweep.rootAt = sweep.frontier.root }
-                record = try cursor.next()
-                return true
-            }
-            return sweep
-        }
+        return try results.values().map { try $0.get() }
     }
 
     /// The per-range results, written by the worker threads.

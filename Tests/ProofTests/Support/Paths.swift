@@ -23,7 +23,8 @@ struct Run {
 }
 
 /// Runs `executable` with `arguments` (no VERITRAIL_* from the caller's environment) and waits for it.
-func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
+func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+         input: String? = nil) throws -> Run {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -35,8 +36,13 @@ func run(_ executable: URL, _ arguments: [String], environment: [String: String]
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
+    if let input {
+        stdin.fileHandleForWriting.write(Data((input + "\n").utf8))
+        try stdin.fileHandleForWriting.close()
+    }
     let outData = Collected()
     let group = DispatchGroup()
     group.enter()
