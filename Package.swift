@@ -56,7 +56,9 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"]),
-        .testTarget(name: "ProofTests", dependencies: ["Proofs", "Engine", "EventLog", "LMDB", "Domain"]),
+        .testTarget(name: "ProofTests", dependencies: [
+            "Proofs", "Engine", "EventLog", "LMDB", "Domain", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON", "VeritrailCLI"]),
     ]
 )
