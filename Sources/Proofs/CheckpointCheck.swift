@@ -37,7 +37,8 @@ public enum CheckpointCheck {
             sweeps = try sweep(log, proofs: proofs, head: head.seq, rootAt: size.flatMap { $0 <= head.seq ? $0 : nil })
         }
         if treeSize != head.seq || digest != nil || sweeps.contains(where: \.chainBroken) {
-            if case .broken = try chain() { return try chain() }
+            let outcome = try chain()
+            if case .broken = outcome { return outcome }
         }
         let broken = { (seq: UInt64, reason: String) in LogVerifier.Outcome.broken(firstBadSeq: seq, reason: reason) }
         guard identity != nil else { return broken(1, "the store has a signed checkpoint but no signing key: its data file was replaced") }
