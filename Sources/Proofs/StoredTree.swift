@@ -46,6 +46,8 @@ public struct StoredTree: NodeSource {
 /// an append reads nothing: one SHA-256 per completed node (one on average) and one appended record.
 public final class TreeWriter {
     public let tree: StoredTree
+    /// Only the transaction's thread touches it (LMDB ties a write transaction to one thread).
+    @exclusivity(unchecked)
     public private(set) var frontier: TreeFrontier
 
     /// Starts appending after the stored tree's last leaf.

@@ -58,7 +58,9 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
             raw[0] = 0x01
             left.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[1..<33]).copyMemory(from: $0) }
             right.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[33..<65]).copyMemory(from: $0) }
-            return TreeHash(SHA256.hash(data: UnsafeRawBufferPointer(raw)))
+            var hasher = SHA256()
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(raw))
+            return TreeHash(hasher.finalize())
         }
     }
 }
