@@ -141,3 +141,41 @@ struct ProofCommandTests {
         #expect(try run(fixture.binary, ["verify", export, "--checkpoint", checkpoint20]).exit == 64)
     }
 }
+
+/// Writers in two processes at once: every commit is checkpointed, and the kept checkpoint ends at the head.
+@Suite("Concurrent writers")
+struct ConcurrentWriterTests {
+    @Test func theKeptCheckpointEndsAtTheHeadAfterConcurrentAppends() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let lines = try StoreFixture.demoLines()
+        #expect(try fixture.importLines(Array(lines.prefix(59))).exit == 0)
+        // Scans by an inspector of the first 59 events, all at one time after them, so any order is valid.
+        let files = try (0..<12).map { i in
+            try fixture.write("""
+                {"id":"concurrent-\(i)","type":"scan.recorded","at":"2026-11-01T09:00:00Z","actor":"tmueller","data":{"scanId":"concurrent-\(i)","code":"https://verify.veritrail.example/c/CONC-\(i)","productName":"Probe","brand":"Veritrail","category":"Electronics","result":"authentic","mode":"single","source":"camera","flash":false}}
+
+                """, "concurrent-\(i).ndjson")
+        }
+        let group = DispatchGroup()
+        let exits = ExitCodes()
+        for (i, file) in files.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                exits.set(i, (try? fixture.veritrail(["import", file]))?.exit ?? -1)
+            }
+        }
+        group.wait()
+        #expect(exits.all == Array(repeating: 0, count: 12))
+        let kept = try String(contentsOfFile: fixture.store + "/checkpoint", encoding: .utf8)
+        #expect(kept == (try fixture.veritrail(["log", "checkpoint"]).stdout))
+        #expect(kept.split(separator: "\n")[1] == "71")
+        #expect(try fixture.veritrail(["log", "verify"]).exit == 0)
+    }
+
+    private final class ExitCodes: @unchecked Sendable {
+        private var codes = [Int32](repeating: -2, count: 12)
+        private let lock = NSLock()
+        func set(_ i: Int, _ code: Int32) { lock.lock(); codes[i] = code; lock.unlock() }
+        var all: [Int32] { lock.lock(); defer { lock.unlock() }; return codes }
+    }
+}
