@@ -5,11 +5,16 @@ import Proofs
 extension Store {
     /// Runs `body` on a snapshot's proof reader (proofs.md §2–3). A store made before proofs existed first
     /// gets its identity and its tree from its log in a write of its own, as at its first write.
+    ///
+    /// The kept checkpoint is read before each snapshot begins: it is signed after its commit, so read first
+    /// it never covers more than the snapshot holds, even while another process writes.
     public func withProofs<R>(_ body: (ProofReader) throws -> R) throws -> R {
-        if let result = try log.read({ reader in try proofs.reader(reader).map(body) }) { return result }
+        var kept = try proofs.file.read()
+        if let result = try log.read({ reader in try proofs.reader(reader, kept: kept).map(body) }) { return result }
         try write { _ in }
+        kept = try proofs.file.read()
         return try log.read { reader in
-            guard let proof = try proofs.reader(reader) else { throw StoreError("the store's Merkle tree could not be made") }
+            guard let proof = try proofs.reader(reader, kept: kept) else { throw StoreError("the store's Merkle tree could not be made") }
             return try body(proof)
         }
     }

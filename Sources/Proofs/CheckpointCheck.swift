@@ -20,10 +20,12 @@ public enum CheckpointCheck {
     static let splitThreshold: UInt64 = 50_000
 
     public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?) throws -> LogVerifier.Outcome {
+        // Read before the log: a checkpoint is signed after its commit, so it never covers more than the log
+        // holds afterwards, even while another process writes.
+        let note = try proofs.file.read()
         let (identity, head, treeSize) = try log.read { reader in
             (try proofs.identity(reader.transaction), try reader.head(), try proofs.tree(reader.transaction).size())
         }
-        let note = try proofs.file.read()
         let chain = { try LogVerifier.verify(log, digest: digest) }
         // A store made before proofs existed, never written since: only its chain can be checked.
         if identity == nil && note == nil { return try chain() }

@@ -66,12 +66,12 @@ public struct ProofReader {
 extension ProofStore {
     /// A reader over `reader`'s snapshot, or nil when the store lacks its identity or part of its tree (a
     /// store made before proofs existed, until its first write). Throws when the store disagrees with its
-    /// kept checkpoint: it signs nothing then.
-    public func reader(_ reader: LogReader) throws -> ProofReader? {
+    /// kept checkpoint `kept`, read before the snapshot began (`checkKept`): it signs nothing then.
+    public func reader(_ reader: LogReader, kept: String?) throws -> ProofReader? {
         let txn = reader.transaction
         let head = try reader.head().seq
         guard let identity = try identity(txn), try tree(txn).size() == head else { return nil }
-        _ = try checkKept(tree(txn), identity: identity, size: head)
+        _ = try checkKept(kept, tree: tree(txn), identity: identity, size: head)
         return ProofReader(tree: tree(txn), identity: identity, head: head)
     }
 }

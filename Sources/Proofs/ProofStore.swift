@@ -47,15 +47,19 @@ public final class ProofStore: @unchecked Sendable {
             throw StoreError("the Merkle tree in \(file.directory) holds \(writer.frontier.size) leaves but the log only \(head) events")
         }
         try writer.catchUp(with: reader, through: head)
-        let kept = try checkKept(tree(txn), identity: identity, size: head)
+        // Read inside the write transaction: a checkpoint is signed only after its transaction commits, so
+        // the kept one never covers more than this transaction sees, unless events were lost.
+        let kept = try checkKept(try file.read(), tree: tree(txn), identity: identity, size: head)
         return ProofSession(identity: identity, writer: writer, keptSize: kept?.size)
     }
 
-    /// The kept checkpoint, checked: its signature under the store's key, its origin, a log at least as long,
-    /// and the tree's root at its size. Nil when there is none. Throws a `StoreError` naming the store
-    /// otherwise: a store that disagrees with what it signed must neither sign again nor be written.
-    public func checkKept(_ tree: StoredTree, identity: StoreIdentity, size: UInt64) throws -> Checkpoint? {
-        guard let note = try file.read() else { return nil }
+    /// The kept checkpoint `note`, checked: its signature under the store's key, its origin, a log at least as
+    /// long (`size` events), and the tree's root at its size. Nil when there is none. Throws a `StoreError`
+    /// naming the store otherwise: a store that disagrees with what it signed must neither sign again nor be
+    /// written. Read `note` before the transaction of `tree` begins, or inside a write transaction, so that it
+    /// is never a checkpoint of a later commit than the transaction sees.
+    public func checkKept(_ note: String?, tree: StoredTree, identity: StoreIdentity, size: UInt64) throws -> Checkpoint? {
+        guard let note else { return nil }
         let refuse = { (why: String) in
             StoreError("the store at \(self.file.directory) disagrees with its signed checkpoint (\(why)); "
                        + "nothing was written: run `veritrail log verify`")
