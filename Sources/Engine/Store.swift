@@ -102,7 +102,12 @@ public final class Store: @unchecked Sendable {
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
-            try proofs.rebuildTree(reader, head: through)
+            // A thread of its own checks the stored Merkle tree against the log meanwhile; it is written again
+            // only when it is not the log's (`ProofStore.treeMatches`).
+            let storedTree = Pipeline<Bool> { [log, proofs] emit in
+                try log.read { reader in _ = emit(try proofs.treeMatches(reader, through: through)) }
+            }
+            defer { storedTree.cancel() }
             let models = keepingScanList ? Models.rebuilding(over: tables, log: reader, codes: codes)
                                          : Models(tables: tables, log: reader)
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
@@ -139,6 +144,7 @@ public final class Store: @unchecked Sendable {
                 Store.releaseReadPages(txn, every: count, batch: batch.count)
             }
             if let storedScanList, try storedScanList.next()?.take() != models.scanListDigest { throw StaleScanList() }
+            if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
             try models.flush()
             return count
         }

@@ -114,7 +114,17 @@ public struct PendingCheckpoint: Sendable {
 }
 
 extension ProofStore {
-    /// Recomputes the stored tree from the log's events (`rebuild`), inside its write transaction.
+    /// Whether the stored tree, as `reader`'s snapshot holds it, is the tree of the log's first `head`
+    /// events, node for node (each leaf hash recomputed from its event's canonical form). `rebuild` asks on a
+    /// thread of its own while it recomputes the models, and writes the tree again only when it is not.
+    public func treeMatches(_ reader: LogReader, through head: UInt64) throws -> Bool {
+        let tree = tree(reader.transaction)
+        guard try tree.size() == head else { return false }
+        let sweep = try Sweep.run(reader, tree: tree, 0..<head, rootAt: nil, chain: false)
+        return !sweep.chainBroken && sweep.firstBadSeq == nil
+    }
+
+    /// Recomputes the stored tree from the log's events, inside `reader`'s write transaction.
     public func rebuildTree(_ reader: LogReader, head: UInt64) throws {
         try reader.transaction.drop(treeDatabase)
         try TreeWriter(tree: tree(reader.transaction)).catchUp(with: reader, through: head)

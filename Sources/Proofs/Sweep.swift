@@ -18,8 +18,10 @@ struct Sweep: Sendable {
     /// `LogVerifier` then says where and why.
     var chainBroken = false
 
-    /// Sweeps the leaves `range` (indices: seqs range.lowerBound + 1 … range.upperBound).
-    static func run(_ reader: LogReader, tree: StoredTree, _ range: Range<UInt64>, rootAt size: UInt64?) throws -> Sweep {
+    /// Sweeps the leaves `range` (indices: seqs range.lowerBound + 1 … range.upperBound); without `chain`,
+    /// the chain links are not computed (the tree alone is checked).
+    static func run(_ reader: LogReader, tree: StoredTree, _ range: Range<UInt64>, rootAt size: UInt64?,
+                    chain: Bool = true) throws -> Sweep {
         var sweep = Sweep()
         if size == 0 && range.lowerBound == 0 { sweep.rootAt = .empty }
         var previous = HashChain.genesis
@@ -41,15 +43,17 @@ struct Sweep: Sendable {
                 sweep.chainBroken = true
                 return false
             }
-            let link = HashChain.next(after: previous, canonical: canonical)
-            let at = StoredEvent.at(in: bytes)
-            let backwards = lastAt.map { last in at.map { $0 < last } ?? false } ?? false
-            guard link.elementsEqual(stored), !backwards else {
-                sweep.chainBroken = true
-                return false
+            if chain {
+                let link = HashChain.next(after: previous, canonical: canonical)
+                let at = StoredEvent.at(in: bytes)
+                let backwards = lastAt.map { last in at.map { $0 < last } ?? false } ?? false
+                guard link.elementsEqual(stored), !backwards else {
+                    sweep.chainBroken = true
+                    return false
+                }
+                previous = link
+                lastAt = at
             }
-            previous = link
-            lastAt = at
             expectedSeq += 1
             guard sweep.firstBadSeq == nil else { return true }
             let index = seq - 1
