@@ -14,10 +14,10 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check an export (the out form, with seq and hash) without importing it; with a checkpoint and key, its Merkle root too.",
         discussion: """
-        Every line must parse, seq run 1, 2, 3, … and every hash be the chain's. With --checkpoint and --key,
-        the checkpoint's signature must verify under the key and the export's first N events have its root.
-        Not ok exits 65. Example:
-          veritrail verify export.ndjson --checkpoint checkpoint.txt --key "$(cat verifier.key)"
+        Every line must parse, seq run 1, 2, 3, … and every hash be the chain's. With --checkpoint and --key, \
+        the checkpoint's signature must verify under the key and the export's first N events have its root. \
+        Not ok exits 65.
+        Example: veritrail verify export.ndjson --checkpoint checkpoint.txt --key verifier.key
         """
     )
 
