@@ -8,6 +8,7 @@ import PackageDescription
 //   Domain       the event catalogue: event types, their field rules and the rules that need history
 //   EventLog     the append-only log over LMDB: seq, ids, the hash chain, the stored encoding
 //   Projections  the read models, kept in the log's write transactions, and every query of the spec
+//   Proofs       the RFC 6962 Merkle tree over the log, signed checkpoints and proofs (proofs.md)
 //   GazetteerData the gazetteer's data, embedded in the binary
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
 //   Engine       one store: appends through the rules and the models in one transaction, answers queries
@@ -39,16 +40,20 @@ let package = Package(
             "Domain", "EventLog", "LMDB", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: optimized),
+        .target(name: "Proofs", dependencies: [
+            "LMDB", "Domain", "EventLog",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: optimized),
         // The gazetteer's TSVs are compiled into the binary by GazetteerData (C23 #embed), not shipped beside it.
         .target(name: "GazetteerData"),
         .target(name: "Geocoding", dependencies: ["GazetteerData"], exclude: ["Resources"]),
         .target(name: "Engine", dependencies: [
-            "Domain", "EventLog", "Projections", "LMDB", "StrictJSON",
+            "Domain", "EventLog", "Projections", "Proofs", "LMDB", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: optimized),
         .target(name: "VeritrailCLI", dependencies: [
-            "Domain", "Engine", "EventLog", "Geocoding", "Projections", "StrictJSON",
+            "Domain", "Engine", "EventLog", "Geocoding", "Projections", "Proofs", "StrictJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -58,6 +63,9 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"]),
+        .testTarget(name: "ProofTests", dependencies: [
+            "Proofs", "Engine", "EventLog", "LMDB", "Domain", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON", "VeritrailCLI"]),
     ]
 )

@@ -1,14 +1,17 @@
 import Domain
 import EventLog
 import Projections
+import Proofs
 
 /// Appends events inside one write transaction: each is checked against the rules and the state kept so
 /// far (earlier events of the same batch included), written to the log, and applied to every read model.
 ///
-/// `import` and every writing command append through this one type, so they share one validation path.
+/// `import` and every writing command append through this one type, so they share one validation path,
+/// and every appended event becomes a leaf of the store's Merkle tree in the same transaction (proofs.md §1).
 public struct Appender {
     public private(set) var writer: LogWriter
     public let models: Models
+    let tree: TreeWriter
 
     /// What happened to one appended event.
     public enum Outcome: Sendable, Equatable {
@@ -24,9 +27,10 @@ public struct Appender {
         }
     }
 
-    init(writer: LogWriter, models: Models) {
+    init(writer: LogWriter, models: Models, tree: TreeWriter) {
         self.writer = writer
         self.models = models
+        self.tree = tree
     }
 
     public var head: LogHead { writer.head }
@@ -60,7 +64,9 @@ public struct Appender {
         if let claimed = incoming.claimedHash, claimed != hash {
             throw EventError(type: type, path: "hash", rule: "does not match the event: the line was changed, or an earlier one was")
         }
+        guard let leaf = writer.leafHash else { throw StoreError("the event's Merkle leaf hash was not computed") }
         let logged = try writer.append(event, hash: hash)
+        try tree.append(TreeHash(leaf))
         try models.apply(logged, prepared: prepared)
         return .appended(logged.seq)
     }

@@ -2,11 +2,16 @@ import Domain
 import EventLog
 import LMDB
 import Projections
+import Proofs
 
 /// One Veritrail store: the event log and its read models in one LMDB environment.
 public final class Store: @unchecked Sendable {
     public let log: EventLog
     let modelDatabases: [Database]
+    /// The Merkle tree, the identity and the signed checkpoint (proofs.md).
+    public let proofs: ProofStore
+    /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
+    public var originForNewStore: String?
 
     /// Opens the existing store in `directory` (a `StoreError` when there is none). `mapSize` is the least
     /// size to map: give more when a large write is coming, so the map need not grow (and the write run
@@ -19,15 +24,17 @@ public final class Store: @unchecked Sendable {
         log = try EventLog(directory: directory, mapSize: mapSize, alsoOpening: ModelTable.allCases.map(\.name),
                            creating: creating)
         modelDatabases = log.companions
+        proofs = try ProofStore(environment: log.environment, directory: directory)
     }
 
     /// Creates a store in `directory` whose first write is `body`, or returns nil, having written nothing,
     /// when a store is there already (made before, or by another process meanwhile).
     ///
     /// The store is built aside and put in place in one step (`StoreDirectory`): whoever looks finds no
-    /// store or a complete one, holding `body`'s events. When `body` throws, nothing is left behind.
+    /// store or a complete one, holding `body`'s events and its first signed checkpoint, under `origin` (a
+    /// random one when nil, proofs.md §2). When `body` throws, nothing is left behind.
     public static func create<R>(directory: String, mapSize: Int = EventLog.initialMapSize, large: Bool = false,
-                                 _ body: (inout Appender) throws -> R) throws -> R? {
+                                 origin: String? = nil, _ body: (inout Appender) throws -> R) throws -> R? {
         let place = StoreDirectory(directory)
         guard place.state == .absent else { return nil }
         let madeDirectories = try place.prepare()
@@ -35,7 +42,7 @@ public final class Store: @unchecked Sendable {
             let aside = try place.makeAside()
             let result: R
             do {
-                result = try Store.build(in: aside, mapSize: mapSize, large: large, body)
+                result = try Store.build(in: aside, mapSize: mapSize, large: large, origin: origin, body)
             } catch {
                 place.discard(aside: aside)
                 throw error
@@ -48,23 +55,33 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Makes a store in the empty directory `aside` and writes `body` to it; the store is closed on return.
-    private static func build<R>(in aside: String, mapSize: Int, large: Bool, _ body: (inout Appender) throws -> R) throws -> R {
+    private static func build<R>(in aside: String, mapSize: Int, large: Bool, origin: String?,
+                                 _ body: (inout Appender) throws -> R) throws -> R {
         let store = try Store(directory: aside, mapSize: mapSize, creating: true)
+        store.originForNewStore = origin
         return try store.write(large: large, body)
     }
 
     /// Runs `body` in one write transaction: everything it appends commits together, or nothing does when
     /// it throws. `body` may run more than once (when the store grows), so keep its effects in the store.
     /// With `large` (an import), the write is paged on a companion thread (`Environment.write(large:)`).
+    /// The tree at the kept checkpoint's size is checked first and a checkpoint of the new size signed after
+    /// the commit (`ProofStore.begin`, `ProofStore.sign`).
     public func write<R>(large: Bool = false, _ body: (inout Appender) throws -> R) throws -> R {
-        try log.environment.write(large: large) { txn in
+        var pending: PendingCheckpoint?
+        let result = try log.environment.write(large: large) { txn in
             let writer = try LogWriter(log: log, transaction: txn)
+            let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore)
             let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
-            var appender = Appender(writer: writer, models: models)
+            var appender = Appender(writer: writer, models: models, tree: proof.tree)
             let result = try body(&appender)
             try models.flush()
+            // A write its body rolled back (`Appender.rollBack`) commits nothing, so nothing is signed.
+            pending = txn.rollsBack ? nil : proof.finish()
             return result
         }
+        if let pending { try proofs.sign(pending) }
+        return result
     }
 
     /// Runs `body` on a consistent snapshot of the log and its stored read models.
@@ -75,7 +92,7 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// Recomputes every read model from the log, in one transaction.
+    /// Recomputes every read model, and the Merkle tree, from the log, in one transaction.
     ///
     /// The scan list and its indexes, nearly all of the models' pages, are not written again when they are
     /// what the log gives: the rebuild sums the list as it recomputes it and checks the sum against the
@@ -122,6 +139,12 @@ public final class Store: @unchecked Sendable {
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
+            // A thread of its own checks the stored Merkle tree against the log meanwhile; it is written again
+            // only when it is not the log's (`ProofStore.treeMatches`).
+            let storedTree = Pipeline<Bool> { [log, proofs] emit in
+                try log.read { reader in _ = emit(try proofs.treeMatches(reader, through: through)) }
+            }
+            defer { storedTree.cancel() }
             let models = keepingScanList ? Models.rebuilding(over: tables, log: reader, codes: codes)
                                          : Models(tables: tables, log: reader)
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
@@ -158,6 +181,7 @@ public final class Store: @unchecked Sendable {
                 Store.releaseReadPages(txn, every: count, batch: batch.count)
             }
             if let storedScanList, try storedScanList.next()?.take() != models.scanListDigest { throw StaleScanList() }
+            if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
             try models.flush()
             return count
         }

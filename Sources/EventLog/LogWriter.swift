@@ -1,3 +1,4 @@
+import Crypto
 import Domain
 import LMDB
 import StrictJSON
@@ -13,6 +14,7 @@ public struct LogWriter {
     private final class Scratch {
         var canonical = CanonicalJSONWriter()
         var record: [UInt8] = []
+        var leafHash: SHA256Digest?
     }
 
     public init(log: EventLog, transaction: Transaction) throws {
@@ -22,11 +24,22 @@ public struct LogWriter {
 
     /// The chain value `event` would have if it were appended next; `canonicalHead` is the start of its
     /// canonical form (`EventJSON.canonicalHead`) when already made.
+    ///
+    /// Its Merkle leaf hash (proofs.md §1, `SHA-256(0x00 ‖ canonical(e))`) is computed from the very same
+    /// bytes and kept as `leafHash` for the tree, so that an event is canonicalised once for both.
     public func nextHash(_ event: Event, canonicalHead: [UInt8]? = nil) -> [UInt8] {
         let canonicalHead = canonicalHead ?? EventJSON.canonicalHead(at: event.at, actor: event.actor, payload: event.payload)
         EventJSON.appendCanonicalTail(id: event.id, seq: head.seq + 1, type: event.type, to: &scratch.canonical)
+        var leaf = SHA256()
+        withUnsafeBytes(of: UInt8(0x00)) { leaf.update(bufferPointer: $0) }
+        canonicalHead.withUnsafeBytes { leaf.update(bufferPointer: $0) }
+        scratch.canonical.bytes.withUnsafeBytes { leaf.update(bufferPointer: $0) }
+        scratch.leafHash = leaf.finalize()
         return HashChain.next(after: head.hash, canonical: canonicalHead, scratch.canonical.bytes)
     }
+
+    /// The Merkle leaf hash of the event last given to `nextHash`: the one `append` logs next.
+    public var leafHash: SHA256Digest? { scratch.leafHash }
 
     /// Appends `event` at the next seq, with its chain value `hash` (`nextHash`), and returns it logged.
     /// The caller has checked it against the rules and made sure its id is new.

@@ -65,7 +65,7 @@ public final class Transaction {
     func canHoldKey(_ count: Int) -> Bool { count > 0 && count <= environment.maxKeySize }
 
     /// Set by `rollBack()`: the write ends without committing when its body returns.
-    private(set) var rollsBack = false
+    public private(set) var rollsBack = false
 
     /// Ends this write transaction without committing when its body returns, as if it had thrown, but
     /// letting the body return a value (for example: "these events pass every rule, but the actor must

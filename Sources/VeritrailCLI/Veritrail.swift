@@ -18,8 +18,7 @@ public struct Veritrail: ParsableCommand {
             InitCommand.self, ImportCommand.self, ExportCommand.self, LogCommand.self,
             HistoryCommand.self, ShowCommand.self, StatsCommand.self, LockoutCommand.self, CustomersCommand.self,
             CustomerCommand.self, GoalsCommand.self, AccountsCommand.self, SettingsCommand.self, SearchesCommand.self,
-            ReplayCommand.self, RebuildCommand.self, CheckCommand.self,
-            DiffCommand.self,
+            ReplayCommand.self, RebuildCommand.self, CheckCommand.self, VerifyCommand.self, DiffCommand.self,
             RegisterCommand.self, AccountCommand.self, PasscodeCommand.self, UnlockCommand.self, ScanCommand.self,
             ReportCommand.self, SearchCommand.self, FitnessCommand.self, GoalCommand.self, SessionCommand.self,
         ]

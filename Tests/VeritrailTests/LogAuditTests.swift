@@ -51,8 +51,11 @@ final class LogAuditTests: XCTestCase {
     func testStatusAsOf() throws {
         let r = try run("log", "status", "--as-of", "5", "--json")
         XCTAssertEqual(r.exit, 0, r.transcript)
+        // The store's origin (proofs.md §2) is shown at any point: it is the store's, not the log's.
+        let origin = try XCTUnwrap((r.json as? [String: Any])?["origin"] as? String, r.transcript)
+        XCTAssertTrue(origin.hasPrefix("veritrail.invalid/"), origin)
         XCTAssertEqual(r.stdout, #"{"byType":{"account.registered":3,"passcode.set":1,"scan.recorded":1},"events":5,"firstAt":"2026-11-01T08:00:00Z","#
-            + #""head":{"hash":"\#(hash(5))","seq":5},"lastAt":"2026-11-02T10:00:00Z"}"# + "\n")
+            + #""head":{"hash":"\#(hash(5))","seq":5},"lastAt":"2026-11-02T10:00:00Z","origin":"\#(origin)"}"# + "\n")
         let all = try run("log", "status", "--json"), beyond = try run("log", "status", "--as-of", "99", "--json")
         XCTAssertEqual(beyond.stdout, all.stdout)
         XCTAssertEqual(try run("log", "status", "--now", "2026-11-01T08:00:00Z", "--json").stdout, all.stdout)

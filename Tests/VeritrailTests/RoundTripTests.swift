@@ -18,8 +18,10 @@ final class RoundTripTests: XCTestCase {
         let count = try lines(of: demoEvents).count
         XCTAssertEqual(try lines(of: exportFile).count, count)
 
-        // Into a fresh store: the same digest, the same export byte for byte.
-        let restored = try importOK(exportFile, into: b)
+        // Into a fresh store, under the same origin (proofs.md §2; its signing key is its own): the same
+        // digest, the same export byte for byte, the same status.
+        let origin = try XCTUnwrap((try status(a).json as? [String: Any])?["origin"] as? String)
+        let restored = try ok(["import", exportFile.path, "--store", b.path, "--origin", origin, "--json"])
         XCTAssertEqual((restored.json as? [String: Any])?["appended"] as? Int, count, restored.transcript)
         XCTAssertEqual(try digest(b), try digest(a))
         XCTAssertEqual(try ok(["export", "--store", b.path]).stdoutData, exported)

@@ -12,6 +12,9 @@ import StrictJSON
 /// "Writing projection tests"); any other key is refused, so that a misspelt `expect` can not make a
 /// question that checks nothing.
 struct CheckCommand: ParsableCommand {
+    /// The origin of every fixture store (proofs.md §2), which `log status` answers show.
+    static let origin = "veritrail.invalid/check"
+
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the answers of an event fixture against expected JSON files; exit 1 when any differs.",
@@ -34,7 +37,8 @@ struct CheckCommand: ParsableCommand {
             let storeDirectory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("veritrail-check-\(UUID().uuidString.lowercased())").path
             defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
-            let imported = try Self.runSelf(["import", events, "--store", storeDirectory, "--json"])
+            // A fixed origin, so that `log status` (which shows it) answers the same in every run.
+            let imported = try Self.runSelf(["import", events, "--store", storeDirectory, "--origin", CheckCommand.origin, "--json"])
             guard imported.exit == 0 else {
                 throw Failure.refused("the events did not import: \(imported.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
             }

@@ -1,4 +1,5 @@
 import Projections
+import Proofs
 import ArgumentParser
 import Domain
 import Engine
@@ -20,7 +21,13 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"))
     var file: String
 
+    @Option(help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))
+    var origin: String?
     @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let origin, !Checkpoint.validOrigin(origin) { throw ValidationError("--origin must be 1-100 characters of A-Z a-z 0-9 . _ / : -") }
+    }
 
     func run() throws {
         try runReporting {
@@ -39,8 +46,8 @@ struct ImportCommand: ParsableCommand {
             }
             // A new store is made with the import's events in one step, or not at all; when another process
             // made the store meanwhile, the events are appended to that store like to any other.
-            let outcome = try Store.create(directory: directory, mapSize: mapSize, large: large, append)
-                ?? Store(directory: directory, mapSize: mapSize).write(large: large, append)
+            let outcome = try Store.create(directory: directory, mapSize: mapSize, large: large, origin: origin, append)
+                ?? ImportCommand.existing(directory, mapSize: mapSize, origin: origin).write(large: large, append)
             let (appended, existing, head) = outcome
             if global.json {
                 Output.json(J.object([("appended", J.int(appended)), ("existing", J.int(existing)),
@@ -50,6 +57,13 @@ struct ImportCommand: ParsableCommand {
                 Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already); head \(head.digest)")
             }
         }
+    }
+
+    /// The store that was there already (or made meanwhile by another process), which keeps its origin.
+    private static func existing(_ directory: String, mapSize: Int, origin: String?) throws -> Store {
+        let store = try Store(directory: directory, mapSize: mapSize)
+        try store.adopt(origin: origin)
+        return store
     }
 
     /// Appends every line of `reader`, decoded on a second thread, and returns how many were appended, how

@@ -1,4 +1,5 @@
 import Projections
+import Proofs
 import ArgumentParser
 import Domain
 import Engine
@@ -20,7 +21,13 @@ struct InitCommand: ParsableCommand {
     @Option(help: "The admin's name.") var name: String
     @Option(help: "The admin's e-mail.") var email: String
     @Flag(help: "Read the passcode as lines from stdin instead of the terminal.") var passcodeStdin = false
+    @Option(help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))
+    var origin: String?
     @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let origin, !Checkpoint.validOrigin(origin) { throw ValidationError("--origin must be 1-100 characters of A-Z a-z 0-9 . _ / : -") }
+    }
 
     func run() throws {
         try runReporting {
@@ -48,7 +55,7 @@ struct InitCommand: ParsableCommand {
                 ])),
             ])
             // The store and its first two events come into being together, or not at all.
-            let made = try Store.create(directory: directory) { appender in
+            let made = try Store.create(directory: directory, origin: origin) { appender in
                 _ = try appender.append(registered)
                 _ = try appender.append(passcodeSet)
                 return appender.head

@@ -3,6 +3,7 @@ import Domain
 import Engine
 import EventLog
 import Projections
+import Proofs
 import StrictJSON
 
 /// `log status | tail | verify | digest` (projections.md §7): the log as it is stored, or as it was after
@@ -17,8 +18,9 @@ struct LogCommand: ParsableCommand {
           veritrail log tail -n 5 --actor ines --since 2026-11-01T00:00:00Z
           veritrail log verify --digest 120:3f0c…
           veritrail log digest --as-of 120
+          veritrail log prove 120
         """,
-        subcommands: [Status.self, Tail.self, Verify.self, Digest.self]
+        subcommands: [Status.self, Tail.self, Verify.self, Digest.self, Key.self, CheckpointCommand.self, Prove.self, Consistency.self]
     )
 
     struct Status: ParsableCommand {
@@ -32,11 +34,17 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let status = try global.openStore().read { reader, models in
+                let store = try global.openStore()
+                var status = try store.read { reader, models in
                     let head = try reader.head()
                     let cut = try reader.lastSeq(keptBy: clock.asOfValue)
                     if cut == head.seq { return logStatus(try models.totals(), headSeq: head.seq, headHash: head.hash) }
                     return try logStatus(reader, cutAt: try reader.head(through: cut))
+                }
+                // The store's origin (proofs.md §2); a store made before proofs has none until its first write.
+                if case .object(var members) = status, let origin = try store.origin() {
+                    _ = members.updateValue(.string(origin), forKey: "origin")
+                    status = .object(members)
                 }
                 if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
             }
@@ -119,9 +127,11 @@ struct LogCommand: ParsableCommand {
             try runReporting {
                 let store = try global.openStore()
                 let given = digest.flatMap(Verify.parse)
-                let cut = clock.asOf == nil ? UInt64.max : try store.read { reader, _ in try reader.lastSeq(keptBy: clock.asOfValue) }
-                let outcome = try LogVerifier.verify(store.log, digest: given, through: cut)
-                // Without --as-of, the kept checkpoint (proofs.md §2) is checked after the chain, here.
+                // Without --as-of, the kept checkpoint (proofs.md §2) is checked too, in the chain's pass.
+                let outcome = clock.asOf == nil
+                    ? try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given)
+                    : try LogVerifier.verify(store.log, digest: given,
+                                             through: try store.read { reader, _ in try reader.lastSeq(keptBy: clock.asOfValue) })
                 switch outcome {
                 case let .ok(events, head):
                     if global.json {

@@ -1,0 +1,39 @@
+import EventLog
+import Projections
+import Proofs
+
+extension Store {
+    /// Runs `body` on a snapshot's proof reader (proofs.md §2–3). A store made before proofs existed first
+    /// gets its identity and its tree from its log in a write of its own, as at its first write.
+    ///
+    /// The kept checkpoint is read before each snapshot begins: it is signed after its commit, so read first
+    /// it never covers more than the snapshot holds, even while another process writes.
+    public func withProofs<R>(_ body: (ProofReader) throws -> R) throws -> R {
+        var kept = try proofs.file.read()
+        if let result = try log.read({ reader in try proofs.reader(reader, kept: kept).map(body) }) { return result }
+        try write { _ in }
+        kept = try proofs.file.read()
+        return try log.read { reader in
+            guard let proof = try proofs.reader(reader, kept: kept) else { throw StoreError("the store's Merkle tree could not be made") }
+            return try body(proof)
+        }
+    }
+
+    /// The store's origin, or nil when it has none yet (a store made before proofs existed).
+    public func origin() throws -> String? {
+        try log.read { reader in try proofs.identity(reader.transaction)?.origin }
+    }
+}
+
+extension Store {
+    /// Takes `origin` (`init --origin`, `import --origin`) for the store's first write when the store has no
+    /// origin yet; refuses one that differs from the store's own, which never changes.
+    public func adopt(origin: String?) throws {
+        guard let origin else { return }
+        if let existing = try self.origin(), existing != origin {
+            throw QueryError.refused("the store's origin is \(existing), not \(origin): an origin never changes")
+        }
+        originForNewStore = origin
+    }
+}
+

@@ -1,0 +1,66 @@
+import Crypto
+import Domain
+
+/// One 32-byte SHA-256 value of the Merkle tree (a leaf, an inner node or a root), held inline: the append
+/// path makes one or two per event, so they must not allocate.
+public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
+    private var words: (UInt64, UInt64, UInt64, UInt64)
+
+    /// The root of the empty tree: SHA-256 of nothing (proofs.md §1).
+    public static let empty = TreeHash(SHA256.hash(data: [UInt8]()))
+
+    public init(_ digest: SHA256Digest) {
+        words = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { out in digest.withUnsafeBytes { out.copyMemory(from: $0) } }
+    }
+
+    /// The hash whose bytes are `bytes`, nil unless exactly 32.
+    public init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == 32 else { return nil }
+        words = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { out in out.copyBytes(from: bytes) }
+    }
+
+    /// The hash stored at `offset` of `buffer` (which must hold 32 bytes there).
+    init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
+        words = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { out in out.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 32])) }
+    }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Swift.withUnsafeBytes(of: words, body)
+    }
+
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+    public var hex: String { Hex.encode(bytes) }
+    public var base64: String { Base64.encode(bytes) }
+    public var description: String { hex }
+
+    public static func == (a: TreeHash, b: TreeHash) -> Bool {
+        a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0); hasher.combine(words.1); hasher.combine(words.2); hasher.combine(words.3)
+    }
+
+    /// RFC 6962 §2.1: the hash of a leaf, `SHA-256(0x00 ‖ data)`.
+    public static func leaf(_ data: [UInt8]) -> TreeHash {
+        var hasher = SHA256()
+        Swift.withUnsafeBytes(of: UInt8(0x00)) { hasher.update(bufferPointer: $0) }
+        data.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return TreeHash(hasher.finalize())
+    }
+
+    /// RFC 6962 §2.1: an inner node, `SHA-256(0x01 ‖ left ‖ right)`.
+    public static func node(_ left: TreeHash, _ right: TreeHash) -> TreeHash {
+        withUnsafeTemporaryAllocation(byteCount: 65, alignment: 8) { raw in
+            raw[0] = 0x01
+            left.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[1..<33]).copyMemory(from: $0) }
+            right.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[33..<65]).copyMemory(from: $0) }
+            var hasher = SHA256()
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(raw))
+            return TreeHash(hasher.finalize())
+        }
+    }
+}

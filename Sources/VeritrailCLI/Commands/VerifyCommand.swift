@@ -1,0 +1,80 @@
+import ArgumentParser
+import Domain
+import EventLog
+import Projections
+import Proofs
+import StrictJSON
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `verify FILE [--checkpoint CP --key VKEY]` (proofs.md §4): checks an export without importing it.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check an export (the out form, with seq and hash) without importing it; with a checkpoint and key, its Merkle root too.",
+        discussion: """
+        Every line must parse, seq run 1, 2, 3, … and every hash be the chain's. With --checkpoint and --key, \
+        the checkpoint's signature must verify under the key and the export's first N events have its root. \
+        Not ok exits 65.
+        Example:
+          veritrail verify export.ndjson --checkpoint checkpoint.txt --key verifier.key
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The exported NDJSON file, or - for stdin.", valueName: "file")) var file: String
+    @Option(help: ArgumentHelp("A signed checkpoint (the output of `log checkpoint`) in a file.", valueName: "file"))
+    var checkpoint: String?
+    @Option(help: ArgumentHelp("The verifier key (`log key`), or a file holding it.", valueName: "vkey")) var key: String?
+    @Flag(name: .long, help: "Machine output: exactly the JSON of the spec on stdout.") var json = false
+
+    func validate() throws {
+        guard (checkpoint == nil) == (key == nil) else { throw ValidationError("--checkpoint and --key go together") }
+    }
+
+    func run() throws {
+        try runReporting {
+            let signed = try checkpoint.map { path in (note: try readSmallFile(path), key: try verifierKey()) }
+            let outcome = try ExportCheck.run(LineReader(path: file), checkpoint: signed)
+            switch outcome {
+            case let .ok(events, head):
+                if json {
+                    Output.json(J.object([("ok", J.bool(true)), ("events", J.int(events)),
+                                          ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))
+                } else {
+                    Output.print("ok: \(events) event\(events == 1 ? "" : "s") verified; head \(head.digest)")
+                }
+            case let .broken(seq, reason):
+                if json {
+                    Output.json(J.object([("ok", J.bool(false)), ("firstBadSeq", J.int(seq)), ("reason", J.string(reason))]))
+                } else {
+                    Output.print("broken at seq \(seq): \(reason)")
+                }
+                throw ExitCode(Failure.refused)
+            }
+        }
+    }
+
+    /// `--key` as given, or read from the file it names when it is not a key itself.
+    private func verifierKey() throws -> VerifierKey {
+        let given = key ?? ""
+        if let key = try? VerifierKey(parsing: given) { return key }
+        guard access(given, R_OK) == 0 else { throw Failure.usage("--key must be a verifier key (NAME+KEYID+BASE64) or a file holding one") }
+        let text = try readSmallFile(given).split(separator: "\n").first.map(String.init) ?? ""
+        do {
+            return try VerifierKey(parsing: text)
+        } catch {
+            throw Failure.usage("--key \(given): \(error)")
+        }
+    }
+
+    /// A checkpoint or key file: at most 64 KiB.
+    private func readSmallFile(_ path: String) throws -> String {
+        do {
+            guard let text = try CheckpointFile.read(path: path) else { throw Failure.usage("no such file: \(path)") }
+            return text
+        } catch let error as StoreError {
+            throw Failure.usage(error.message)
+        }
+    }
+}
