@@ -55,6 +55,11 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"]),
-        .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON", "VeritrailCLI"]),
+        // Helpers shared by several test targets: event lines, made as text and decoded in-process.
+        .target(name: "TestSupport", dependencies: ["Domain", "StrictJSON"], path: "Tests/TestSupport"),
+        // The pure layers in-process (Swift Testing): the stored order of the word lists, the lockout timeline.
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON",
+                                                           "TestSupport", "VeritrailCLI"]),
     ]
 )
