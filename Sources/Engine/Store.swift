@@ -101,12 +101,11 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Releases the pages `txn` read (`Transaction.releaseReadPages`) whenever the `count` events applied so
-    /// far, the last `batch` of them just now, pass a multiple of 65,536. A rebuild or a replay reads the
-    /// models and the log at random (a report reads its scan's row and event), and the kernel maps the pages
-    /// around each page read, so much of the store would stay mapped in.
+    /// far, the last `batch` of them just now, pass a multiple of `PageRelease.appliedEvents`. A rebuild or a
+    /// replay reads the models and the log at random (a report reads its scan's row and event), and the
+    /// kernel maps the pages around each page read, so much of the store would stay mapped in.
     private static func releaseReadPages(_ txn: Transaction, every count: UInt64, batch: Int) {
-        let interval: UInt64 = 65_536
-        if count / interval != (count - UInt64(batch)) / interval { txn.releaseReadPages() }
+        if PageRelease.passed(PageRelease.appliedEvents, count: count, batch: batch) { txn.releaseReadPages() }
     }
 
     /// The stored scan list is not the one the log gives (see `rebuild`).
