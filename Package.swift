@@ -55,10 +55,12 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"]),
-        // Helpers shared by several test targets: event lines, made as text and decoded in-process.
-        .target(name: "TestSupport", dependencies: ["Domain", "StrictJSON"], path: "Tests/TestSupport"),
-        // The pure layers in-process (Swift Testing): the stored order of the word lists, the lockout timeline.
+        // Helpers shared by several test targets: event lines, and the log and its models in memory.
+        .target(name: "TestSupport", dependencies: ["Domain", "Projections", "StrictJSON"], path: "Tests/TestSupport"),
+        // The pure layers in-process (Swift Testing): the stored order of the word lists, the lockout timeline,
+        // the rules and each projector against the models in memory.
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "ProjectionTests", dependencies: ["Domain", "Projections", "TestSupport"]),
         .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON",
                                                            "TestSupport", "VeritrailCLI"]),
     ]
