@@ -3,13 +3,17 @@ import PackageDescription
 
 // The targets, in dependency order:
 //   CLMDB        the C boundary: LMDB as Debian's liblmdb-dev ships it
-//   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors
+//   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
+//                mapped pages are let go (`PageRelease`)
 //   StrictJSON   the interchange form: a strict JSON parser and the RFC 8785 canonical writer
 //   Domain       the event catalogue: event types, their field rules and the rules that need history
 //   EventLog     the append-only log over LMDB: seq, ids, the hash chain, the stored encoding
-//   Projections  the read models, kept in the log's write transactions, and every query of the spec
+//   Projections  the read models: one projector per view over typed, cached records (`Models`), the scan
+//                list kept by a strategy the engine picks (written, checked by a rebuild, borrowed by a
+//                replay), and every query of the spec
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
-//   Engine       one store: appends through the rules and the models in one transaction, answers queries
+//   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
+//                through one loop, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
 /// Release builds optimise across modules, so that the generic field readers and writers of `Domain` are
 /// specialised where `Projections` and `Engine` use them, instead of running through witness tables.
