@@ -6,8 +6,8 @@ import PackageDescription
 //   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
 //                mapped pages are let go (`PageRelease`)
 //   StrictJSON   the interchange form: a strict JSON parser and the RFC 8785 canonical writer
-//   Domain       the event catalogue: event types, their field rules and the rules that need history
-//   EventLog     the append-only log over LMDB: seq, ids, the hash chain, the stored encoding
+//   Domain       the event catalogue: event types, their field rules and field lists, the rules that need history
+//   EventLog     the append-only log over LMDB: seq, ids, the hash chain, and the stored form (StoredForm/)
 //   Projections  the read models: one projector per view over typed, cached records (`Models`), the scan
 //                list kept by a strategy the engine picks (written, checked by a rebuild, borrowed by a
 //                replay), and every query of the spec
@@ -16,7 +16,8 @@ import PackageDescription
 //                through one loop, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
 /// Release builds optimise across modules, so that the generic field readers and writers of `Domain` are
-/// specialised where `Projections` and `Engine` use them, instead of running through witness tables.
+/// specialised where `EventLog` (the stored form), `Projections` and `Engine` use them, instead of running
+/// through witness tables.
 let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(

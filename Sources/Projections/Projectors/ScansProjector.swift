@@ -1,4 +1,5 @@
 import Domain
+import EventLog
 
 /// Scans and their reports: the scan statistics (`stats`, overall and per actor), each actor's scans in
 /// the month (`userMonths`), the count of scans (in the totals), and the scan list with its indexes, which

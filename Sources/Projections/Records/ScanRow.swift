@@ -1,4 +1,5 @@
 import Domain
+import EventLog
 
 /// One scan as the history shows it: the recorded scan, who and when, how often its code was seen
 /// before, and its report once there is one.

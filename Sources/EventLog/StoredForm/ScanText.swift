@@ -1,3 +1,4 @@
+import Domain
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
