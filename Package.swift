@@ -63,9 +63,9 @@ let package = Package(
         // Helpers shared by several test targets: event lines, and the log and its models in memory.
         .target(name: "TestSupport", dependencies: ["Domain", "Projections", "StrictJSON"], path: "Tests/TestSupport"),
         // The pure layers in-process (Swift Testing): the stored order of the word lists, the lockout timeline,
-        // the rules and each projector against the models in memory.
+        // the rules, each projector and a replay over the borrowed scan list against the models in memory.
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        .testTarget(name: "ProjectionTests", dependencies: ["Domain", "Projections", "TestSupport"]),
+        .testTarget(name: "ProjectionTests", dependencies: ["Domain", "EventLog", "Projections", "TestSupport"]),
         .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON",
                                                            "TestSupport", "VeritrailCLI"]),
     ]

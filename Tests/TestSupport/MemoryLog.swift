@@ -17,6 +17,9 @@ public final class MemoryLog {
     /// The events applied, in order.
     public var events: [LoggedEvent] { recorded.events }
 
+    /// Where models over `tables` read a scan row's scan (a replay borrowing this log's scan list).
+    public var scans: RecordedScans { recorded }
+
     /// Checks and applies one event line; throws the rule it breaks (nothing is applied then).
     @discardableResult
     public func append(_ line: String) throws -> LoggedEvent {

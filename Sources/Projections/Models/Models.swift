@@ -46,7 +46,7 @@ public final class Models: RuleState {
 
     /// Empty models for replaying a prefix of the log read by `log`, whose stored models are `stored`
     /// (the same snapshot): everything is built in memory but the scan list, which is borrowed.
-    public static func replaying(over stored: ModelTables, log: LogReader) -> Models {
+    public static func replaying(over stored: ModelTables, log: RecordedScans) -> Models {
         Models(tables: ReplayTables(stored: stored), scans: log, scanList: BorrowedScanList())
     }
 
