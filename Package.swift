@@ -3,18 +3,23 @@ import PackageDescription
 
 // The targets, in dependency order:
 //   CLMDB        the C boundary: LMDB as Debian's liblmdb-dev ships it
-//   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors
+//   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
+//                mapped pages are let go (`PageRelease`)
 //   StrictJSON   the interchange form: a strict JSON parser and the RFC 8785 canonical writer
-//   Domain       the event catalogue: event types, their field rules and the rules that need history
-//   EventLog     the append-only log over LMDB: seq, ids, the hash chain, the stored encoding
-//   Projections  the read models, kept in the log's write transactions, and every query of the spec
+//   Domain       the event catalogue: event types, their field rules and field lists, the rules that need history
+//   EventLog     the append-only log over LMDB: seq, ids, the hash chain, and the stored form (StoredForm/)
+//   Projections  the read models: one projector per view over typed, cached records (`Models`), the scan
+//                list kept by a strategy the engine picks (written, checked by a rebuild, borrowed by a
+//                replay), and every query of the spec
 //   Proofs       the RFC 6962 Merkle tree over the log, signed checkpoints and proofs (proofs.md)
 //   GazetteerData the gazetteer's data, embedded in the binary
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
-//   Engine       one store: appends through the rules and the models in one transaction, answers queries
+//   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
+//                through one loop, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
 /// Release builds optimise across modules, so that the generic field readers and writers of `Domain` are
-/// specialised where `Projections` and `Engine` use them, instead of running through witness tables.
+/// specialised where `EventLog` (the stored form), `Projections` and `Engine` use them, instead of running
+/// through witness tables.
 let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
@@ -66,6 +71,13 @@ let package = Package(
         .testTarget(name: "ProofTests", dependencies: [
             "Proofs", "Engine", "EventLog", "LMDB", "Domain", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON", "VeritrailCLI"]),
+        // Helpers shared by several test targets: event lines, and the log and its models in memory.
+        .target(name: "TestSupport", dependencies: ["Domain", "Projections", "StrictJSON"], path: "Tests/TestSupport"),
+        // The pure layers in-process (Swift Testing): the stored order of the word lists, the lockout timeline,
+        // the rules, each projector and a replay over the borrowed scan list against the models in memory.
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "ProjectionTests", dependencies: ["Domain", "EventLog", "Projections", "TestSupport"]),
+        .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON",
+                                                           "TestSupport", "VeritrailCLI"]),
     ]
 )

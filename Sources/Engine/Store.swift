@@ -117,20 +117,11 @@ public final class Store: @unchecked Sendable {
         public var rewroteScanList: Bool
     }
 
-    /// Releases the pages `txn` read (`Transaction.releaseReadPages`) whenever the `count` events applied so
-    /// far, the last `batch` of them just now, pass a multiple of 65,536. A rebuild or a replay reads the
-    /// models and the log at random (a report reads its scan's row and event), and the kernel maps the pages
-    /// around each page read, so much of the store would stay mapped in.
-    private static func releaseReadPages(_ txn: Transaction, every count: UInt64, batch: Int) {
-        let interval: UInt64 = 65_536
-        if count / interval != (count - UInt64(batch)) / interval { txn.releaseReadPages() }
-    }
-
     /// The stored scan list is not the one the log gives (see `rebuild`).
     private struct StaleScanList: Error {}
 
-    /// The events are read and decoded on a second thread, in a read transaction of its own: the log never
-    /// changes below its head, and this write transaction changes only the models.
+    /// Applies every event of the log to the models, in one transaction, every table emptied but the scan
+    /// list when it is kept.
     private func rebuild(keepingScanList: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
@@ -145,64 +136,53 @@ public final class Store: @unchecked Sendable {
                 try log.read { reader in _ = emit(try proofs.treeMatches(reader, through: through)) }
             }
             defer { storedTree.cancel() }
-            let models = keepingScanList ? Models.rebuilding(over: tables, log: reader, codes: codes)
-                                         : Models(tables: tables, log: reader)
+            // The stored list is checked (`CheckedScanList`: `codes` is about how many distinct codes the log
+            // has, so that holding them all never has to grow), or written again like the store's own.
+            let checked = keepingScanList ? CheckedScanList(codes: codes) : nil
+            let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.
             let storedScanList = keepingScanList ? Pipeline<ScanListDigest> { [log, modelDatabases] emit in
                 try log.environment.read { txn in _ = emit(try ScanListDigest(of: StoredTables(transaction: txn, databases: modelDatabases))) }
             } : nil
             defer { storedScanList?.cancel() }
-            let events = Pipeline<RebuiltEvent> { [log] emit in
-                try log.read { reader in
-                    try reader.forEachRecord(through: through) { seq, bytes in
-                        // Scans, nearly all of a log, are read in place and made ready for their row here.
-                        if let scan = try reader.decodingErrors(seq: seq, { () throws(FieldError) in try StoredEvent.storedScan(bytes) }) {
-                            return emit(.scan(PreparedScan(seq: seq, stored: scan)))
-                        }
-                        return emit(.event(try reader.decode(bytes, seq: seq)))
-                    }
-                }
-            }
-            defer { events.cancel() }
-            var count: UInt64 = 0
-            while let batch = try events.next() {
-                while let item = batch.take() {
-                    switch consume item {
-                    case .scan(let scan):
-                        try models.apply(scan)
-                        count += 1
-                    case .event(let logged):
-                        try models.apply(logged)
-                        count += 1
-                    }
-                }
-                progress(count)
-                Store.releaseReadPages(txn, every: count, batch: batch.count)
-            }
-            if let storedScanList, try storedScanList.next()?.take() != models.scanListDigest { throw StaleScanList() }
+            let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
+            if let storedScanList, let checked, try storedScanList.next()?.take() != checked.digest { throw StaleScanList() }
             if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
             try models.flush()
-            return count
+            return fed.count
         }
     }
 
     /// Replays the events of a prefix of the log into in-memory models over the stored ones (which lend
     /// their scan list): those with `seq ≤ through` and `at ≤ notAfter` (a prefix, since time never runs
     /// backwards in the log).
-    ///
-    /// The events are read and decoded on a second thread, in a read transaction of its own: the log never
-    /// changes below its head, so that transaction reads the same events as `reader`'s.
     public func replay(_ reader: LogReader, over stored: Models, through: UInt64,
                        notAfter: Timestamp?) throws -> (models: Models, last: (seq: UInt64, at: Timestamp)?) {
         let models = Models.replaying(over: stored.tables, log: reader)
-        let events = Pipeline<ReplayedEvent> { [log] emit in
+        let fed = try feed(models, CountFeed.self, through: through, notAfter: notAfter, releasing: reader.transaction)
+        return (models, fed.last)
+    }
+
+    /// The one loop that replays the log into models, for a rebuild and a replay alike: the events with
+    /// `seq ≤ through` (and `at ≤ notAfter`, when given) in order. `Feed` reads the scans, nearly all of a
+    /// log, as far as the models' scan list needs them (`ScanFeed`).
+    ///
+    /// The events are read and decoded on a second thread, in a read transaction of its own: the log never
+    /// changes below its head, so that transaction reads the same events as the caller's. The pages that
+    /// `txn` read at random (a report reads its scan's row and event) are released every
+    /// `PageRelease.appliedEvents`, or much of the store would stay mapped in.
+    private func feed<Feed: ScanFeed>(_ models: Models, _: Feed.Type, through: UInt64, notAfter: Timestamp?,
+                                      releasing txn: Transaction, progress: (UInt64) -> Void = { _ in })
+        throws -> (count: UInt64, last: (seq: UInt64, at: Timestamp)?) {
+        let events = Pipeline<FedEvent<Feed.Scan>> { [log] emit in
             try log.read { reader in
                 try reader.forEachRecord(through: through) { seq, bytes in
-                    guard let at = StoredEvent.at(in: bytes) else { throw StoreError("the stored event at seq \(seq) is damaged") }
-                    if let notAfter, at > notAfter { return false }
-                    // Scans, nearly all of a log, are read only as far as their counts need.
-                    if let scan = try reader.decodingErrors(seq: seq, { () throws(FieldError) in try StoredEvent.countedScan(bytes) }) {
+                    if let notAfter {
+                        guard let at = StoredEvent.at(in: bytes) else { throw StoreError("the stored event at seq \(seq) is damaged") }
+                        if at > notAfter { return false }
+                    }
+                    if let scan = try reader.decodingErrors(seq: seq, { () throws(FieldError) in try Feed.read(bytes, seq: seq) }) {
                         return emit(.scan(scan, seq: seq))
                     }
                     return emit(.event(try reader.decode(bytes, seq: seq)))
@@ -216,28 +196,23 @@ public final class Store: @unchecked Sendable {
             while let item = batch.take() {
                 switch consume item {
                 case let .scan(scan, seq):
-                    try models.apply(counted: scan, seq: seq)
-                    last = (seq, scan.at)
+                    last = (seq, try Feed.apply(scan, seq: seq, to: models))
                 case let .event(logged):
                     try models.apply(logged)
                     last = (logged.seq, logged.event.at)
                 }
             }
             count += UInt64(batch.count)
-            Store.releaseReadPages(reader.transaction, every: count, batch: batch.count)
+            progress(count)
+            if PageRelease.passed(PageRelease.appliedEvents, count: count, batch: batch.count) { txn.releaseReadPages() }
         }
-        return (models, last)
+        return (count, last)
     }
 }
 
-/// An event as a rebuild reads it: a scan made ready for its row, any other event whole.
-private enum RebuiltEvent {
-    case scan(PreparedScan)
-    case event(LoggedEvent)
-}
-
-/// An event as a replay reads it: a scan only as far as its counts need, any other event whole.
-private enum ReplayedEvent {
-    case scan(CountedScan, seq: UInt64)
+/// An event as the replay loop reads it: a scan as far as the models' scan list needs it, any other event
+/// whole.
+private enum FedEvent<Scan> {
+    case scan(Scan, seq: UInt64)
     case event(LoggedEvent)
 }

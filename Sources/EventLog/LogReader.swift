@@ -85,10 +85,6 @@ public struct LogReader {
         try forEachRecord(from: from, through: to) { seq, bytes in try body(try decode(bytes, seq: seq)) }
     }
 
-    /// How many records a long read passes before it lets go of the mapped pages it read
-    /// (`Transaction.releaseReadPages`): about 25 MB of log.
-    static let releaseInterval = 65_536
-
     /// Calls `body` with every stored record from `from` through `to` without decoding it.
     public func forEachRecord(from: UInt64 = 1, through to: UInt64 = .max,
                               _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool) throws {
@@ -100,7 +96,7 @@ public struct LogReader {
             guard let seq = UInt64(bigEndianBytes: key) else { throw StoreError("the log holds a damaged key") }
             guard seq <= to, try body(seq, value) else { return }
             read += 1
-            if read % LogReader.releaseInterval == 0 { transaction.releaseReadPages() }
+            if read % PageRelease.logRecords == 0 { transaction.releaseReadPages() }
             entry = try cursor.next()
         }
     }

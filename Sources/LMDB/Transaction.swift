@@ -222,10 +222,10 @@ public final class Transaction {
         var key = MDB_val(key)
         var value = MDB_val(mv_size: count, mv_data: nil)
         try checkWrite(mdb_put(try live, db.dbi, &key, &value, flags.rawValue | UInt32(MDB_RESERVE)))
-        // The pager hears how far into the map the transaction writes, every 64 KiB of progress (tested
+        // The pager hears how far into the map the transaction writes, every `PageRelease.pagerStep` bytes (tested
         // first: the pager is shared with its thread, and even taking a reference to it costs).
         let end = UInt(bitPattern: value.mv_data) + UInt(value.mv_size)
-        if end > reportedWrite &+ 65_536, let pager {
+        if end > reportedWrite &+ PageRelease.pagerStep, let pager {
             reportedWrite = end
             pager.advance(to: end)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import TestSupport
 import XCTest
 
 /// `log verify` checks the id index as well as the chain: a damaged index would let an imported id be

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The auditor's log commands (cli.md §7) through the real binary on a real store: `--as-of` on `log

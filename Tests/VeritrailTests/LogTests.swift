@@ -3,6 +3,7 @@ import Engine
 import EventLog
 import Foundation
 import StrictJSON
+import TestSupport
 import XCTest
 
 /// The log against real stores: append and read back, idempotent ids, gap-free seqs under concurrent

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The stored read models against themselves after `rebuild`, and against the in-memory replay path.

@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import LMDB
 @testable import Projections
+import TestSupport
 import XCTest
 
 /// `rebuild` leaves a stored scan list alone when it is what the log gives, and writes every table again

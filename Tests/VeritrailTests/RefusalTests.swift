@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// One test per rule of events.md that a bad event can break, through `veritrail import`.

@@ -30,7 +30,7 @@ struct CanonicalFieldSink: FieldSink {
     }
 
     /// Numbers in events are finite: the field rules refuse others on the way in and
-    /// `BinaryFieldSource` refuses them from a damaged store, so the writer can not fail here.
+    /// `EventLog.BinaryFieldSource` refuses them from a damaged store, so the writer can not fail here.
     mutating func number(_ key: StaticString, _ value: Double) {
         writer.key(key)
         try! writer.double(value)

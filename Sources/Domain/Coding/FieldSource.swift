@@ -1,5 +1,5 @@
 /// Where an event payload's fields come from: JSON being checked against the rules of events.md
-/// (`JSONFieldSource`) or the log's own stored bytes (`BinaryFieldSource`).
+/// (`JSONFieldSource`) or the log's own stored bytes (`EventLog.BinaryFieldSource`).
 ///
 /// Each payload type reads its fields in one `init(from:)` that both sources drive, so the field list
 /// of a type is written once. Fields are read in key order (sorted by code point), the order in which
@@ -26,7 +26,7 @@ public protocol FieldSource {
 }
 
 /// Where an event payload's fields go: canonical JSON (`CanonicalFieldSink`) or the stored form
-/// (`BinaryFieldSink`). Keys must come in code-point order, the order RFC 8785 writes them in.
+/// (`EventLog.BinaryFieldSink`). Keys must come in code-point order, the order RFC 8785 writes them in.
 public protocol FieldSink {
     mutating func string(_ key: StaticString, _ value: String)
     mutating func optionalString(_ key: StaticString, _ value: String?)

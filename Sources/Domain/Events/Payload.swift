@@ -33,7 +33,7 @@ public enum Payload: Sendable, Equatable {
     }
 
     /// Reads the payload of `type` from `source`, in key order.
-    static func read<S: FieldSource>(_ type: EventType, from s: inout S) throws(FieldError) -> Payload {
+    public static func read<S: FieldSource>(_ type: EventType, from s: inout S) throws(FieldError) -> Payload {
         switch type {
         case .accountRegistered: .accountRegistered(try AccountRegistered(from: &s))
         case .accountUpdated: .accountUpdated(try AccountUpdated(from: &s))
@@ -52,7 +52,7 @@ public enum Payload: Sendable, Equatable {
     }
 
     /// Writes the payload's fields, in key order.
-    func write<S: FieldSink>(to s: inout S) {
+    public func write<S: FieldSink>(to s: inout S) {
         switch self {
         case .accountRegistered(let p): p.write(to: &s)
         case .accountUpdated(let p): p.write(to: &s)

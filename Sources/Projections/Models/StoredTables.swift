@@ -13,16 +13,15 @@ public final class StoredTables: ModelTables {
 
     /// How many rows of the tables read front to back (the scan list and its per-actor index) were read:
     /// a search reads a million scan rows, which would otherwise all count as the process's memory, so the
-    /// pages read are released every so many (`Transaction.releaseReadPages`). Reads of the other tables,
-    /// which are read at random, do not count towards it.
+    /// pages read are released every `PageRelease.scanRows`. Reads of the other tables, which are read at
+    /// random, do not count towards it.
     private var frontToBackReads = 0
-    private static let releaseInterval = 16_384
 
     public func withValue<R>(_ table: ModelTable, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
         let value = try transaction.get(databases[table.rawValue], key)
         if value != nil && (table == .scans || table == .scansByActor) {
             frontToBackReads += 1
-            if frontToBackReads % StoredTables.releaseInterval == 0 { transaction.releaseReadPages() }
+            if frontToBackReads % PageRelease.scanRows == 0 { transaction.releaseReadPages() }
         }
         return try body(value)
     }
@@ -69,7 +68,7 @@ public final class StoredTables: ModelTables {
         while let (key, value) = entry {
             try body(key, value)
             count += 1
-            if count % StoredTables.releaseInterval == 0 { transaction.releaseReadPages() }
+            if count % PageRelease.scanRows == 0 { transaction.releaseReadPages() }
             entry = try cursor.next()
         }
     }

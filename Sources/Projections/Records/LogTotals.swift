@@ -1,4 +1,5 @@
 import Domain
+import EventLog
 
 /// Totals over the whole log that the models keep: for `log status` and the rules.
 public struct LogTotals: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Domain
+import EventLog
 
 /// One scan as the history shows it: the recorded scan, who and when, how often its code was seen
 /// before, and its report once there is one.
@@ -218,6 +219,10 @@ struct ScanRowHeader {
 /// A new scan as its row and index entries need it, made without any other event: on the thread that
 /// decodes in a rebuild (from the stored bytes, without a `String` of each field), so that the thread
 /// applying events (which must go one at a time) does less.
+///
+/// Why a type of its own: it is the costly part of a row (the lower-cased search text, the code's digest)
+/// made ahead, on another thread than the one that appends, and owned (a `StoredScan`'s bytes are lent), so
+/// it can cross threads. docs/READ_MODELS.md lists the views of a scan side by side.
 public struct PreparedScan: Sendable {
     public let seq: UInt64
     public let counted: CountedScan

@@ -46,6 +46,36 @@ struct PendingIndexes {
 
     var isEmpty: Bool { codeCounts.isEmpty && actorScans.isEmpty }
 
+    /// The ordinal of `actor`'s `n`-th scan, when it is held here.
+    func ordinal(actor: String, _ n: UInt32) -> UInt32? {
+        guard let added = actorScans[actor], n >= added.firstN, n - added.firstN < added.ordinals.count else { return nil }
+        return added.ordinals[Int(n - added.firstN)]
+    }
+
+    /// Writes the held entries to `tables`, in key order; returns the codes written, in order.
+    func write(to tables: ModelTables) throws -> [(key: CodeDigest, value: UInt32)] {
+        let codes = codeCounts.sorted { $0.key < $1.key }
+        var codeEntries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
+        for (digest, count) in codes {
+            codeEntries.append { bytes in
+                digest.appendStoredKey(to: &bytes)
+                count.appendBigEndianBytes(to: &bytes)
+            }
+        }
+        try tables.put(.codes, sorted: codeEntries)
+        for (actor, added) in actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            var entries = SortedEntries(keyWidth: actor.utf8.count + 5, valueWidth: 4, capacity: added.ordinals.count)
+            for (i, ordinal) in added.ordinals.enumerated() {
+                entries.append { bytes in
+                    Models.appendActorScanKey(actor, added.firstN + UInt32(i), to: &bytes)
+                    ordinal.appendBigEndianBytes(to: &bytes)
+                }
+            }
+            try tables.put(.scansByActor, sorted: entries)
+        }
+        return codes
+    }
+
     /// How many codes are held before they are written (about 5 MB).
     static let limit = 131_072
 }

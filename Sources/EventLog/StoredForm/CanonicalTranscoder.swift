@@ -1,3 +1,4 @@
+import Domain
 import StrictJSON
 
 /// Turns a stored record straight into canonical JSON, without building Swift values: the payload's own

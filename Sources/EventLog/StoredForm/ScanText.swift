@@ -1,3 +1,4 @@
+import Domain
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,6 +8,9 @@ import Darwin
 /// A scan's text fields as UTF-8 bytes, without a `String` each: what its row in the history is made of.
 /// The bytes are lent: by the memory map for a stored scan (`StoredEvent.storedScan`), or by a buffer
 /// for the length of a call (`with(_:_:)`).
+///
+/// Why a type of its own: the row's header (`ScanRow.encodedHeader`) is made one way from a stored scan and
+/// from a decoded one (`ScanRecorded`), so that the two can not disagree; this is the shape both can lend.
 public struct ScanText {
     public var scanId = UnsafeRawBufferPointer(start: nil, count: 0)
     public var code = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -1,0 +1,27 @@
+/// How often the engine lets go of the mapped pages behind a long read or write: one policy for every
+/// module, instead of a constant in each file that reads at length.
+///
+/// LMDB reads through a memory map, so every page a command passes counts in its resident set until it
+/// is released (`Transaction.releaseReadPages`, `MapPager`). Releasing costs a system call and, for a page
+/// needed again, a fault; not releasing shows a log larger than memory as the process's memory. These
+/// intervals keep the pages held to a few tens of MB (docs/BENCHMARKS.md has the peaks they give).
+public enum PageRelease {
+    /// Records a read of the log front to back passes between releases (about 25 MB of log).
+    public static let logRecords = 65_536
+    /// Events a rebuild or a replay applies between releases of the pages it read at random (a report
+    /// reads its scan's row and event).
+    public static let appliedEvents = 65_536
+    /// Rows of the tables read front to back (the scan list and its per-actor index, which a search reads
+    /// whole) between releases: rows are larger than index entries, so sooner than the log's records.
+    public static let scanRows = 16_384
+    /// Bytes of the map a write transaction goes past before it tells its pager (`MapPager`), which
+    /// faults in the pages ahead and drops those behind.
+    public static let pagerStep: UInt = 65_536
+
+    /// Whether a count that has just grown by `batch` to `count` passed a multiple of `interval`: a loop
+    /// that counts in batches releases once per interval, wherever the batches end.
+    @inline(__always)
+    public static func passed(_ interval: Int, count: UInt64, batch: Int) -> Bool {
+        count / UInt64(interval) != (count - UInt64(batch)) / UInt64(interval)
+    }
+}
