@@ -246,6 +246,14 @@ done
 long=$(printf 'u%.0s' $(seq 600))
 code=$(vt lockout "$long" --store "$work/base" >/dev/null 2>&1; echo $?)
 check "lockout of a 600-character name: refused, not a store failure (got $code)" [ "$code" = 65 ]
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 0755 "$work"
+  msg=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$VT" log status --store "$work/base" 2>&1); code=$?
+  check "a store another user can not enter: exit 74 (got $code), said to be unreadable, not missing" \
+    bash -c "[ '$code' = 74 ] && grep -q 'can not be read' <<<\"\$1\"" _ "$msg"
+else
+  skip "a store another user can not enter: needs root and setpriv"
+fi
 mkdir -m 0755 "$work/empty"
 vt import "$DEMO" --store "$work/empty" >/dev/null
 check "an empty directory used as a new store becomes 0700" [ "$(stat -c %a "$work/empty")" = 700 ]

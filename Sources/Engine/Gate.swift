@@ -40,9 +40,11 @@ extension Store {
     /// of a write that may have committed); for other data, it is refused.
     ///
     /// With `commit` false, everything is checked and nothing is written (what would be refused, is).
-    public func appendGated(actor: String?, clock: () -> Timestamp, commit: Bool = true,
+    ///
+    /// With `large` (a batch of many events), the write is paged as an import's is (`Store.write(large:)`).
+    public func appendGated(actor: String?, clock: () -> Timestamp, commit: Bool = true, large: Bool = false,
                             _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
-        try write { appender in
+        try write(large: large) { appender in
             let at = Store.stamp(clock(), after: appender.head.at)
             // Read before the events are applied: they may change the actor's own gate (a passcode set).
             let gate = try actor.map { actor in (actor, try appender.models.account(actor)?.lockout ?? Lockout()) }
@@ -53,7 +55,8 @@ extension Store {
                     continue
                 }
                 let seq = try appender.append(event).seq
-                let id = try appender.writer.reader.event(at: seq)?.event.id ?? event.id ?? ""
+                // An event without an id got one from the log: read back only then.
+                let id = try event.id ?? appender.writer.reader.event(at: seq)?.event.id ?? ""
                 appended.append(AppendedEvent(seq: seq, id: id, type: event.type, isNew: true))
             }
             if let (actor, lockout) = gate, appended.contains(where: \.isNew) {

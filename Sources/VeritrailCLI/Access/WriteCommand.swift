@@ -12,6 +12,8 @@ struct WriteCommand {
     let passcodeStdin: Bool
     /// The one store of this process: LMDB allows an environment to be opened once per process.
     let store: Store
+    /// Whether the write is a large one (a batch), paged as an import's is.
+    let large: Bool
 
     /// `eventID` is the `--id` a retry gives back; `mapSize`, the map a large write (a batch) needs, so that
     /// it need not grow, and the write run again, on the way.
@@ -19,6 +21,7 @@ struct WriteCommand {
         self.global = global
         self.passcodeStdin = passcodeStdin
         store = try mapSize.map { try Store(directory: global.storeDirectory, mapSize: $0) } ?? global.openStore()
+        large = mapSize != nil
         if let eventID { self.eventID = eventID }
     }
 
@@ -49,7 +52,7 @@ struct WriteCommand {
         while true {
             let outcome: Result<[AppendedEvent], GateRefusal>
             do {
-                outcome = try store.appendGated(actor: unlocking, clock: environmentNow, commit: !dryRunOnly) { at, models in
+                outcome = try store.appendGated(actor: unlocking, clock: environmentNow, commit: !dryRunOnly, large: large) { at, models in
                     try identified(try make(at, models))
                 }
             } catch let e as EventError {
