@@ -62,7 +62,6 @@ struct LogCommand: ParsableCommand {
             """
         )
         @OptionGroup var filter: LogFilterOptions
-        @Flag(help: "Show times as UTC timestamps rather than relative to now.") var utc = false
         /// `--as-of` cuts the log; `--now` sets the clock of the relative times and hides nothing.
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
@@ -70,7 +69,7 @@ struct LogCommand: ParsableCommand {
         func run() throws {
             try runReporting {
                 let out = BufferedOutput(fd: 1)
-                let style = TimeStyle(now: clock.nowValue ?? environmentNow(), utc: utc)
+                let style = TimeStyle(now: clock.nowValue ?? environmentNow(), utc: clock.utc)
                 let shortenCodes = Output.stdoutIsTerminal
                 var rows: [(seq: String, at: String, what: String)] = []
                 try global.openStore().read { reader, models in

@@ -15,6 +15,7 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue, T
             if let viewer { _ = try context.activeAccount(viewer) }
             return (try body(context, viewer), context.now)
         }
+        Human.absoluteTimes = clock.utc
         if global.json { Output.json(result) } else { Output.print(human(result, now)) }
     }
 }

@@ -12,12 +12,11 @@ struct ReplayCommand: ParsableCommand {
           veritrail replay --as-of 120 --utc --store /tmp/demo
           veritrail replay --as-of 2026-11-01T00:00:00Z --store /tmp/demo --json
         """)
-    @Flag(help: "Show times as UTC timestamps rather than relative to now.") var utc = false
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try answer(global, clock, human: { ReplayReport.render($0, style: TimeStyle(now: $1, utc: utc)) }) { context, _ in
+        try answer(global, clock, human: { ReplayReport.render($0, style: TimeStyle(now: $1, utc: clock.utc)) }) { context, _ in
             try replay(context)
         }
     }

@@ -67,9 +67,14 @@ enum Human {
         return a.compactMap { if case .object(let o) = $0 { o } else { nil } }
     }
 
-    /// "3 min ago", "in 42 s", "2 days ago".
+    /// With `--utc`, times are shown as the log writes them instead (set once, before rendering, by the
+    /// command: one process answers one command).
+    nonisolated(unsafe) static var absoluteTimes = false
+
+    /// "3 min ago", "in 42 s", "2 days ago"; with `--utc` the time itself, as the log writes it.
     static func relative(_ text: JSONValue?, now: Timestamp) -> String {
         guard case .string(let s)? = text, let t = Timestamp(s) else { return "—" }
+        if absoluteTimes { return t.description }
         let seconds = (now.microseconds - t.microseconds) / 1_000_000
         let magnitude = abs(seconds)
         let amount: String

@@ -52,6 +52,9 @@ struct ClockOptions: ParsableArguments {
         }
     }
 
+    @Flag(help: "Show times as the log writes them (UTC), not relative to now (human output).")
+    var utc = false
+
     var asOfValue: AsOf? { asOf.flatMap(AsOf.init) }
     var nowValue: Timestamp? { now.flatMap { Timestamp($0) } }
 }

@@ -1,7 +1,8 @@
 import Domain
 import StrictJSON
 
-/// How the human output of `log tail`, `replay` and `diff` shows a time: relative to the clock ("3 h ago",
+/// How the human output of `log tail`, `replay` and `diff` shows a time (the other answers through
+/// `Human.relative`, which `--utc` switches alike): relative to the clock ("3 h ago",
 /// as everywhere), or with `--utc` as the log writes it (`2026-11-20T18:00:05Z`), which an auditor can
 /// compare, sort and paste back into `--as-of` or `--since`.
 struct TimeStyle {
