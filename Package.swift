@@ -17,10 +17,19 @@ import PackageDescription
 //   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
 //                through one loop, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
+/// Strictness on every target, as swift-log does: `any` spelled out, members visible only through the modules a
+/// file imports, and imports internal unless a file says `public import`.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 /// Release builds optimise across modules, so that the generic field readers and writers of `Domain` are
 /// specialised where `EventLog` (the stored form), `Projections` and `Engine` use them, instead of running
 /// through witness tables.
-let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+let optimized: [SwiftSetting] = strict + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 
 let package = Package(
     name: "Veritrail",
@@ -51,7 +60,7 @@ let package = Package(
         ], swiftSettings: optimized),
         // The gazetteer's TSVs are compiled into the binary by GazetteerData (C23 #embed), not shipped beside it.
         .target(name: "GazetteerData"),
-        .target(name: "Geocoding", dependencies: ["GazetteerData"], exclude: ["Resources"]),
+        .target(name: "Geocoding", dependencies: ["GazetteerData"], exclude: ["Resources"], swiftSettings: strict),
         .target(name: "Engine", dependencies: [
             "Domain", "EventLog", "Projections", "Proofs", "LMDB", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -62,22 +71,22 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
-        .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"]),
-        .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections"]),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"]),
-        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"]),
+        ], swiftSettings: strict),
+        .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"], swiftSettings: strict),
+        .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections"], swiftSettings: strict),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),
+        .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"], swiftSettings: strict),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"], swiftSettings: strict),
         .testTarget(name: "ProofTests", dependencies: [
             "Proofs", "Engine", "EventLog", "LMDB", "Domain", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], swiftSettings: strict),
         // Helpers shared by several test targets: event lines, and the log and its models in memory.
-        .target(name: "TestSupport", dependencies: ["Domain", "Projections", "StrictJSON"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Domain", "Projections", "StrictJSON"], path: "Tests/TestSupport", swiftSettings: strict),
         // The pure layers in-process (Swift Testing): the stored order of the word lists, the lockout timeline,
         // the rules, each projector and a replay over the borrowed scan list against the models in memory.
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        .testTarget(name: "ProjectionTests", dependencies: ["Domain", "EventLog", "Projections", "TestSupport"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ProjectionTests", dependencies: ["Domain", "EventLog", "Projections", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON",
-                                                           "TestSupport", "VeritrailCLI"]),
+                                                           "TestSupport", "VeritrailCLI"], swiftSettings: strict),
     ]
 )

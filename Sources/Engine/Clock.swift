@@ -1,6 +1,6 @@
-import Domain
+public import Domain
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// `--as-of`: a seq (all digits) or a time (projections.md §0).

@@ -1,6 +1,7 @@
-import Domain
-import EventLog
-import Projections
+import LMDB
+public import Domain
+public import EventLog
+public import Projections
 
 /// Why a write was not let through the passcode gate (cli.md §5, projections.md §3).
 public enum GateRefusal: Error, Sendable, Equatable {

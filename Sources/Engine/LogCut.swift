@@ -1,5 +1,5 @@
-import Domain
-import EventLog
+public import Domain
+public import EventLog
 
 /// The log cut at a point, for the log commands' `--as-of` (cli.md §7) and the time filters of `export`
 /// and `log tail`.

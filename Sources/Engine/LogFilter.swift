@@ -1,5 +1,5 @@
-import Domain
-import EventLog
+public import Domain
+public import EventLog
 
 /// Which events `export` and `log tail` write (cli.md §7): a seq range, a time range, actors and types
 /// (any of those given), and at most the last `last` of them.

@@ -1,6 +1,6 @@
-import Crypto
-import _CryptoExtras
-import Domain
+public import Crypto
+public import _CryptoExtras
+public import Domain
 
 /// Passcodes as events.md keeps them: only as salted PBKDF2-SHA256, never the digits themselves.
 public enum Passcodes {

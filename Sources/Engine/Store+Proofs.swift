@@ -1,6 +1,6 @@
-import EventLog
-import Projections
-import Proofs
+public import EventLog
+public import Projections
+public import Proofs
 
 extension Store {
     /// Runs `body` on a snapshot's proof reader (proofs.md §2–3). A store made before proofs existed first

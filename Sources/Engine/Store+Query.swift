@@ -1,6 +1,6 @@
-import Domain
-import EventLog
-import Projections
+public import Domain
+public import EventLog
+public import Projections
 
 extension Store {
     /// Answers a query as projections.md §0 says: the kept events are those with `seq ≤ N` or `at ≤ T`

@@ -1,8 +1,8 @@
-import Domain
-import EventLog
-import LMDB
-import Projections
-import Proofs
+public import Domain
+public import EventLog
+public import LMDB
+public import Projections
+public import Proofs
 
 /// One Veritrail store: the event log and its read models in one LMDB environment.
 public final class Store: @unchecked Sendable {

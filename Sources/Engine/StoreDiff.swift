@@ -1,7 +1,7 @@
-import Domain
-import EventLog
-import Projections
-import StrictJSON
+public import Domain
+public import EventLog
+public import Projections
+public import StrictJSON
 
 /// `diff --from X --to Y`: what changed between two points of the log — the events in between, counted
 /// by type and by actor, and the projections of `replay` side by side where they differ.

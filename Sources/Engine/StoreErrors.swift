@@ -1,4 +1,4 @@
-import LMDB
+public import LMDB
 
 /// A commit that failed and may have committed all the same (`LMDB.CommitFailed`): the write must be
 /// checked, or retried with the same event ids, which makes the retry a no-op if it did commit.

@@ -1,7 +1,7 @@
-import Domain
-import LMDB
+public import Domain
+public import LMDB
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// The append-only event log of one store: an LMDB environment in a directory of its own.

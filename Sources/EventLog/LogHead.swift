@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 
 /// The last event's position and chain value: `(0, 000…0)` for an empty log.
 public struct LogHead: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Domain
-import LMDB
+public import Domain
+public import LMDB
 
 /// Reads the log inside one transaction (a snapshot, or the write transaction that is appending).
 public struct LogReader {

@@ -1,3 +1,4 @@
+import LMDB
 import Dispatch
 import Domain
 

@@ -1,4 +1,4 @@
-import LMDB
+public import LMDB
 
 /// A store that can not be opened, read or written (cli.md §6: exit 74).
 public struct StoreError: Error, CustomStringConvertible, Sendable {

@@ -1,7 +1,7 @@
-import Dispatch
-import Domain
-import EventLog
-import LMDB
+public import Dispatch
+public import Domain
+public import EventLog
+public import LMDB
 
 /// `log verify` with the kept checkpoint (proofs.md §2): the chain of events.md §2 as `LogVerifier` checks
 /// it, and the kept checkpoint's signature under the store's key, a log at least as long as it, the Merkle

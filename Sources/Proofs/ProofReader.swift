@@ -1,6 +1,6 @@
-import Domain
-import EventLog
-import LMDB
+public import Domain
+public import EventLog
+public import LMDB
 
 /// An inclusion proof of one event (proofs.md §3): everything `log prove` prints.
 public struct InclusionProof: Sendable {

@@ -1,7 +1,7 @@
-import Crypto
-import Domain
-import EventLog
-import LMDB
+public import Crypto
+public import Domain
+public import EventLog
+public import LMDB
 
 /// The proof side of one store (proofs.md): the stored tree and the identity in the log's environment, the
 /// signed checkpoint in the store's directory. `Store.write` calls `begin` inside each write transaction

@@ -1,6 +1,6 @@
-import Domain
-import EventLog
-import LMDB
+public import Domain
+public import EventLog
+public import LMDB
 
 /// The Merkle tree as the store keeps it, in the LMDB database `tree` of the log's environment.
 ///

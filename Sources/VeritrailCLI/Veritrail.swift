@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 
 /// `veritrail`: the event-sourced engine's command line (cli.md).
 public struct Veritrail: ParsableCommand {

@@ -1,3 +1,4 @@
+import EventLog
 import Engine
 import Foundation
 import LMDB

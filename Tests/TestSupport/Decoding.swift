@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 extension Ev {
     /// An event line decoded as `import` decodes it (every field rule of events.md), for the in-process

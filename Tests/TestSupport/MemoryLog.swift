@@ -1,5 +1,5 @@
-import Domain
-import Projections
+public import Domain
+public import Projections
 
 /// The log and its read models in memory, for the in-process tests of the rules and the projectors: each
 /// event is checked by `Rules.check` against the models, given the next seq and applied to them, as

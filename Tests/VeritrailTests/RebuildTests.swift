@@ -1,3 +1,4 @@
+import EventLog
 import Domain
 @testable import Engine
 import Foundation

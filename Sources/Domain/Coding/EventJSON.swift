@@ -1,4 +1,4 @@
-import StrictJSON
+public import StrictJSON
 
 /// The interchange form of events (events.md §1): strict decoding of incoming lines, and the canonical
 /// out form that the hash chain, `export` and `log tail --json` share.

@@ -1,6 +1,6 @@
-import StrictJSON
+public import StrictJSON
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// A JSON object whose members `EventJSON` and `JSONFieldSource` read: a parsed `JSONObject`, or an object

@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 /// Writes a payload in the log's stored form: positional, in key order, with no key names.
 ///
 /// Strings are a LEB128 length and their UTF-8 bytes; integers zig-zag LEB128; doubles their 8 IEEE bytes;

@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 /// Reads a payload back from the log's stored form (see `BinaryFieldSink`).
 ///
 /// The bytes were checked when they were written, so no rule is applied again; a truncated or malformed

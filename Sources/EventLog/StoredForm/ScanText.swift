@@ -1,8 +1,8 @@
-import Domain
+public import Domain
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// A scan's text fields as UTF-8 bytes, without a `String` each: what its row in the history is made of.

@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 /// Reads a scan from the stored form like `BinaryFieldSource`, but makes a `String` only of the one
 /// string field named `keeps`: every other string is read as "", and kept in `text` as its stored bytes.
 /// A replay counts a million scans by category and a rebuild makes their rows from the bytes; neither

@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 /// The stored form of a logged event: what an LMDB record of the log holds.
 ///
 /// Replay decodes every record, so this is a compact positional binary form rather than JSON:

@@ -1,3 +1,4 @@
+import LMDB
 import Domain
 
 /// Reading the scan list and its indexes, whichever strategy keeps them (`ScanListStrategy`), and the

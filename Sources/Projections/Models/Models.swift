@@ -1,6 +1,6 @@
-import Crypto
-import Domain
-import EventLog
+public import Crypto
+public import Domain
+public import EventLog
 
 /// The read models over a set of tables: typed access to their records with a write-back cache, what the
 /// rules need to know (`RuleState`), and `apply`, which hands each event to the projectors of the views it

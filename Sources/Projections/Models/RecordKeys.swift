@@ -1,3 +1,4 @@
+import LMDB
 /// Whose scans a stats record counts.
 public enum StatsScope: Hashable, Sendable {
     case all

@@ -1,4 +1,4 @@
-import LMDB
+public import LMDB
 
 /// The model tables as LMDB databases, used inside one transaction of the log's environment, so that an
 /// event and its effect on every read model commit together or not at all.

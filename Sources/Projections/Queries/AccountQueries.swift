@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 /// `accounts` (projections.md §6): every account, deleted ones too, by username.
 public func accounts(_ context: QueryContext) throws -> JSONValue {

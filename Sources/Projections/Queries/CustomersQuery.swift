@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 /// `customers [--status S]` (projections.md §4): the admin's list of customers and their process.
 public func customers(status: CustomerStatus?, _ context: QueryContext) throws -> JSONValue {

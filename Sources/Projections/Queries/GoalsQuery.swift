@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 /// `goals USER [--month YYYY-MM]` (projections.md §5): monthly goal progress and the goal ring.
 public func goals(_ username: String, month: Month?, _ context: QueryContext) throws -> JSONValue {

@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 /// `history` (projections.md §1): the scan list with its filters and search, newest first.
 public struct HistoryQuery: Sendable {

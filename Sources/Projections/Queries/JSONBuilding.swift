@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 /// Small helpers to build JSON answers: the projections' and the CLI's own small documents.
 public enum J {

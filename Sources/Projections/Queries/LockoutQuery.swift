@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 /// `lockout [USER]` (projections.md §3): the passcode gate of one account, or of every account.
 public func lockout(_ username: String?, _ context: QueryContext) throws -> JSONValue {

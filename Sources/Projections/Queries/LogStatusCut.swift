@@ -1,6 +1,6 @@
-import Domain
-import EventLog
-import StrictJSON
+public import Domain
+public import EventLog
+public import StrictJSON
 
 /// `log status --as-of` (cli.md §7): the status of the log cut at `head` (the log's head as it was after
 /// an earlier event), counted from the stored records' headers (the totals the models keep are the whole

@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 
 /// What every query is asked against (projections.md §0): the models of the kept events and the clock.
 public struct QueryContext {

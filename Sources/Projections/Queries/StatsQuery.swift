@@ -1,5 +1,5 @@
-import Domain
-import StrictJSON
+public import Domain
+public import StrictJSON
 
 /// `stats [--by USER]` (projections.md §2): the home screen's numbers.
 public func stats(by actor: String?, _ context: QueryContext) throws -> JSONValue {

@@ -1,5 +1,5 @@
-import Domain
-import EventLog
+public import Domain
+public import EventLog
 
 /// One scan as the history shows it: the recorded scan, who and when, how often its code was seen
 /// before, and its report once there is one.

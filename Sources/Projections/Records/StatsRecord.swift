@@ -1,5 +1,5 @@
-import Domain
-import EventLog
+public import Domain
+public import EventLog
 
 /// Running scan counts, over all scans (key "*") or one actor's: what `stats` answers without walking scans.
 public struct StatsRecord: Sendable, Equatable {

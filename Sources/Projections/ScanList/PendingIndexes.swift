@@ -1,3 +1,4 @@
+import LMDB
 import Crypto
 
 /// The first 16 bytes of a code's SHA-256: the key of the `codes` table, held as two words so that a

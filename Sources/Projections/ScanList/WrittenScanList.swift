@@ -1,3 +1,5 @@
+import LMDB
+import EventLog
 /// The scan list written row by row: the store's own models, kept event by event in the log's write
 /// transaction (and a rebuild that starts from empty tables).
 ///

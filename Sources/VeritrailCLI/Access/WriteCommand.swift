@@ -1,3 +1,4 @@
+import LMDB
 import Domain
 import Engine
 import EventLog

@@ -1,10 +1,11 @@
-import ArgumentParser
-import Domain
-import Engine
-import Projections
-import StrictJSON
+import Geocoding
+public import ArgumentParser
+public import Domain
+public import Engine
+public import Projections
+public import StrictJSON
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 extension Role: ExpressibleByArgument {}

@@ -1,3 +1,4 @@
+import Projections
 import ArgumentParser
 import Domain
 import Engine

@@ -1,8 +1,8 @@
-import ArgumentParser
-import Domain
-import Engine
-import Projections
-import StrictJSON
+public import ArgumentParser
+public import Domain
+public import Engine
+public import Projections
+public import StrictJSON
 
 extension GoalMetric: ExpressibleByArgument {}
 

@@ -1,3 +1,5 @@
+import StrictJSON
+import EventLog
 import Projections
 import ArgumentParser
 import Engine
