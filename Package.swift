@@ -17,6 +17,7 @@ import PackageDescription
 //   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
 //                through one loop, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
+//   VeritrailKit the library (product `Veritrail`): a store, every command and query, typed errors
 /// Release builds optimise across modules, so that the generic field readers and writers of `Domain` are
 /// specialised where `EventLog` (the stored form), `Projections` and `Engine` use them, instead of running
 /// through witness tables.
@@ -27,6 +28,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "veritrail", targets: ["veritrail"]),
+        .library(name: "Veritrail", targets: ["VeritrailKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,6 +65,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
+        .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON"]),
         .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"]),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
@@ -79,5 +82,7 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["Domain", "EventLog", "Projections", "TestSupport"]),
         .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON",
                                                            "TestSupport", "VeritrailCLI"]),
+        // The library as a program outside the package sees it: its public API only, and the README's example.
+        .testTarget(name: "LibraryTests", dependencies: ["VeritrailKit"]),
     ]
 )
