@@ -103,20 +103,47 @@ extension VeritrailStore {
     public func importNDJSON(fileDescriptor fd: Int32, progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ImportSummary {
         let events = try NDJSON.events(from: fd, progress: progress)
         return try VeritrailError.catching {
-            try store.write(large: events.count > 10_000) { appender in
-                var appended = 0, existing = 0
-                for (line, event) in events {
-                    do {
-                        switch try appender.append(event) {
-                        case .appended: appended += 1
-                        case .existing: existing += 1
-                        }
-                    } catch let e as EventError {
-                        throw VeritrailError.from(e, line: line)
-                    }
-                }
-                return ImportSummary(appended: appended, existing: existing, head: appender.head)
+            try store.write(large: events.count > NDJSON.largeWrite) { appender in try NDJSON.append(events, to: &appender) }
+        }
+    }
+
+    /// Creates a store in `directory` whose first write is every event of the NDJSON file at `path`
+    /// (`veritrail import` into no store): an export restores its store bit for bit. The store appears
+    /// whole or not at all; `.storeFailure(StoreExists)` when one is there already.
+    public static func create(at directory: String, importingNDJSON path: String, origin: String? = nil,
+                              clock: @escaping @Sendable () -> Timestamp = WallClock.now,
+                              progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> VeritrailStore {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unknown("can not read \(path): \(String(cString: strerror(errno)))", cause: nil) }
+        defer { close(fd) }
+        let events = try NDJSON.events(from: fd, progress: progress)
+        let made = try VeritrailError.catching {
+            try Store.create(directory: directory, large: events.count > NDJSON.largeWrite, origin: origin) { appender in
+                try NDJSON.append(events, to: &appender)
             }
         }
+        guard made != nil else { throw .storeFailure(underlying: StoreExists(directory: directory)) }
+        return try open(at: directory, clock: clock)
+    }
+}
+
+extension NDJSON {
+    /// Above this many events, a write is paged on a companion thread (`Store.write(large:)`).
+    static let largeWrite = 10_000
+
+    /// Appends the decoded lines in order, naming the line of a refusal.
+    static func append(_ events: [(line: Int, event: IncomingEvent)], to appender: inout Appender) throws -> ImportSummary {
+        var appended = 0, existing = 0
+        for (line, event) in events {
+            do {
+                switch try appender.append(event) {
+                case .appended: appended += 1
+                case .existing: existing += 1
+                }
+            } catch let e as EventError {
+                throw VeritrailError.from(e, line: line)
+            }
+        }
+        return ImportSummary(appended: appended, existing: existing, head: appender.head)
     }
 }
