@@ -6,20 +6,31 @@ import StrictJSON
 /// A new account's details, as `veritrail register` takes them (the address is kept without geo: the
 /// library does not geocode).
 public struct NewAccount: Sendable {
+    /// The new username (unique, never reused).
     public var username: String
+    /// The person's name.
     public var name: String
+    /// The e-mail (unique).
     public var email: String
+    /// Admin, inspector or customer: only an admin registers another role than customer.
     public var role: Role
+    /// The phone number.
     public var phone: String?
+    /// The website.
     public var website: String?
     /// The address: street, city and zipcode together (a customer needs one), suite optional.
     public var street: String?
+    /// The suite or apartment.
     public var suite: String?
+    /// The city, kept as given (the library does not geocode it).
     public var city: String?
+    /// The postal code.
     public var zipcode: String?
     /// The company: its name, and optionally its catch phrase and bs.
     public var company: String?
+    /// The company's catch phrase.
     public var catchPhrase: String?
+    /// The company's bs.
     public var bs: String?
 
     /// An account with the details every account needs; set the others as fields.

@@ -21,7 +21,7 @@ public struct ImportSummary: Sendable, Equatable {
     /// Events whose id was in the log already with the same content (not written again).
     public var existing: Int
     /// The log's head after the import.
-    public var head: LogHead
+    public var head: StoreHead
 }
 
 /// NDJSON lines as events.md §1 reads them.

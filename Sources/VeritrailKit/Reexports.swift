@@ -52,6 +52,8 @@ public typealias AppendedEvent = Engine.AppendedEvent
 public typealias RebuildSummary = Engine.Store.RebuildSummary
 /// The result of checking the hash chain: ok with the head, or the first bad seq and why.
 public typealias VerificationOutcome = LogVerifier.Outcome
+/// The head of the log: its last seq, its hash and the last event's time.
+public typealias StoreHead = LogHead
 /// An error LMDB reported, with its code (`MDB_*` or an `errno`).
 public typealias LMDBError = LMDB.LMDBError
 /// A commit that failed and may have committed all the same: check, or retry with the same ids.

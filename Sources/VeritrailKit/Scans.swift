@@ -6,13 +6,21 @@ import StrictJSON
 
 /// A scan to record, as `veritrail scan` takes it.
 public struct NewScan: Sendable {
+    /// The payload read from the QR code (or typed in).
     public var code: String
+    /// The product's name.
     public var productName: String
+    /// The product's category.
     public var category: String
+    /// The verifier's verdict.
     public var result: ScanResult
+    /// The brand.
     public var brand: String?
+    /// Where the scan was taken.
     public var location: String?
+    /// Notes.
     public var notes: String?
+    /// Camera, gallery, or typed in by hand (`manual`).
     public var source: ScanSource = .camera
     /// Single or batch; nil takes the actor's capture-mode setting.
     public var mode: CaptureMode?
@@ -32,7 +40,9 @@ public struct NewScan: Sendable {
 
 /// A scan that was recorded: its id and the event that holds it.
 public struct RecordedScan: Sendable {
+    /// The scan's id, as `show` and `report` take it.
     public var scanId: String
+    /// The `scan.recorded` event: its seq and id.
     public var event: AppendedEvent
 }
 

@@ -45,6 +45,7 @@ public enum VeritrailError: Error, CustomStringConvertible {
         }
     }
 
+    /// The message the command line prints for the same failure, the import line first when there is one.
     public var description: String {
         switch self {
         case let .ruleBroken(e, line): line.map { "line \($0): \(e)" } ?? e.description

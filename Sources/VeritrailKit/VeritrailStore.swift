@@ -79,7 +79,7 @@ public final class VeritrailStore: @unchecked Sendable {
     }
 
     /// The head of the log: its last seq and hash.
-    public func head() throws(VeritrailError) -> LogHead {
+    public func head() throws(VeritrailError) -> StoreHead {
         try VeritrailError.catching { try store.read { reader, _ in try reader.head() } }
     }
 
@@ -108,5 +108,6 @@ public final class VeritrailStore: @unchecked Sendable {
 public struct StoreExists: Error, CustomStringConvertible {
     /// The directory that holds a store.
     public var directory: String
+    /// Says where.
     public var description: String { "a store already exists at \(directory)" }
 }

@@ -57,6 +57,21 @@ final class TestClock: Sendable {
         #expect(try store.accounts()["accounts"]?.arrayValue?.count == 2)
     }
 
+    @Test func anAdminRegistersACustomerWhoseStatusAndDetailsChange() throws {
+        var mlopez = NewAccount(username: "mlopez", name: "Maria Lopez", email: "m@example.org")
+        mlopez.street = "1 Rue de la Paix"; mlopez.city = "Lyon"; mlopez.zipcode = "69001"
+        try store.register(mlopez, as: "admin", passcode: adminPasscode)
+        try store.changeCustomerStatus("mlopez", to: .onboarded, note: "called back", as: "admin")
+        var changes = AccountChanges()
+        changes.city = "Paris"
+        try store.updateAccount("mlopez", changes, as: "admin")
+        let customer = try store.customer("mlopez")
+        #expect(customer["status"]?.stringValue == "ONBOARDED")
+        #expect(customer["address"]?["city"]?.stringValue == "Paris")
+        #expect(customer["address"]?["street"]?.stringValue == "1 Rue de la Paix")
+        #expect(try store.customers(status: .onboarded)["customers"]?.arrayValue?.count == 1)
+    }
+
     @Test func aWriteAsksThePasscodeOnlyWhenTheGateNeedsIt() throws {
         var asked: [String] = []
         let provider: PasscodeProvider = { actor in asked.append(actor); return "1357" }
