@@ -57,13 +57,13 @@ extension VeritrailStore {
     /// `make` may run more than once (the map grows, or after the passcode): it builds the same events each
     /// time. Their ids are drawn once here: `ID`, `ID.2`, `ID.3`, …
     @discardableResult
-    func appendGated(as actor: String?, passcode: PasscodeProvider?, commit: Bool = true,
+    func appendGated(as actor: String?, passcode: PasscodeProvider?,
                      _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws(VeritrailError) -> [AppendedEvent] {
         let eventID = EventID.random()
         var asked = false
         while true {
             let outcome = try VeritrailError.catching {
-                try store.appendGated(actor: actor, clock: clock, commit: commit) { at, models in
+                try store.appendGated(actor: actor, clock: clock) { at, models in
                     try make(at, models).enumerated().map { index, event in
                         var event = event
                         event.id = index == 0 ? eventID : "\(eventID).\(index + 1)"
