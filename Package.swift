@@ -17,6 +17,7 @@ import PackageDescription
 //   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
 //                through one loop, answers queries
 //   VeritrailCLI the `veritrail` commands (parsing and rendering only)
+//   VeritrailKit the library (product `Veritrail`): a store, every command and query, typed errors
 /// Strictness on every target, as swift-log does: `any` spelled out, members visible only through the modules a
 /// file imports, and imports internal unless a file says `public import`.
 let strict: [SwiftSetting] = [
@@ -36,6 +37,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "veritrail", targets: ["veritrail"]),
+        .library(name: "Veritrail", targets: ["VeritrailKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -72,6 +74,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
+        .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON"],
+                swiftSettings: strict),
         .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"], swiftSettings: strict),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections"], swiftSettings: strict),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),
@@ -88,5 +92,11 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["Domain", "EventLog", "Projections", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VeritrailTests", dependencies: ["Domain", "Engine", "EventLog", "LMDB", "Projections", "StrictJSON",
                                                            "TestSupport", "VeritrailCLI"], swiftSettings: strict),
+        // The library as a program outside the package sees it: its public API only, and the README's example.
+        // Without MemberImportVisibility, as a program that depends on the package would be built: it writes
+        // `import VeritrailKit` alone, and the types the library's API uses come with it.
+        .testTarget(name: "LibraryTests", dependencies: ["VeritrailKit"], swiftSettings: [
+            .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("InternalImportsByDefault"),
+        ]),
     ]
 )

@@ -1,0 +1,47 @@
+public import Domain
+public import Engine
+public import Projections
+public import StrictJSON
+
+extension VeritrailStore {
+    /// Sets `actor`'s body type (0–2) and height in inches (36–96), which a calorie goal needs
+    /// (`veritrail fitness set`).
+    @discardableResult
+    public func setFitness(bodyType: Int64, heightInches: Int64, as actor: String,
+                           passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
+        try appendGated(as: actor, passcode: passcode) { at, _ in
+            [try EventData.event(.fitnessUpdated, actor: actor, at: at, [
+                ("username", .string(actor)), ("bodyType", J.int(bodyType)), ("heightInches", J.int(heightInches)),
+            ])]
+        }
+    }
+
+    /// Sets `actor`'s monthly goal for `metric` (`veritrail goal set`); a target of 0 turns it off for the
+    /// month; `month` nil is the month of the write.
+    @discardableResult
+    public func setGoal(_ metric: GoalMetric, target: Int64, month: Month? = nil, as actor: String,
+                        passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
+        try appendGated(as: actor, passcode: passcode) { at, _ in
+            [try EventData.event(.goalSet, actor: actor, at: at, [
+                ("username", .string(actor)), ("month", .string((month ?? at.month).description)),
+                ("metric", .string(metric.rawValue)), ("target", J.int(target)),
+            ])]
+        }
+    }
+
+    /// Records a jump session (`veritrail session record`): `actor`'s own, or `user`'s as an admin. `date`
+    /// (`YYYY-MM-DD`) nil is the day of the write; times are `HH:MM`.
+    @discardableResult
+    public func recordSession(park: String, start: String, end: String, jumps: Int64, calories: Int64,
+                              date: String? = nil, sessionId: String? = nil, for user: String? = nil, as actor: String,
+                              passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
+        let id = sessionId ?? "ses-" + EventID.random().prefix(8)
+        return try appendGated(as: actor, passcode: passcode) { at, _ in
+            [try EventData.event(.sessionRecorded, actor: actor, at: at, [
+                ("username", .string(user ?? actor)), ("sessionId", .string(id)), ("date", .string(date ?? at.date.description)),
+                ("park", .string(park)), ("startTime", .string(start)), ("endTime", .string(end)),
+                ("jumps", J.int(jumps)), ("calories", J.int(calories)),
+            ])]
+        }
+    }
+}

@@ -1,0 +1,93 @@
+public import Domain
+public import Engine
+public import EventLog
+public import Projections
+public import StrictJSON
+
+/// A scan to record, as `veritrail scan` takes it.
+public struct NewScan: Sendable {
+    /// The payload read from the QR code (or typed in).
+    public var code: String
+    /// The product's name.
+    public var productName: String
+    /// The product's category.
+    public var category: String
+    /// The verifier's verdict.
+    public var result: ScanResult
+    /// The brand.
+    public var brand: String?
+    /// Where the scan was taken.
+    public var location: String?
+    /// Notes.
+    public var notes: String?
+    /// Camera, gallery, or typed in by hand (`manual`).
+    public var source: ScanSource = .camera
+    /// Single or batch; nil takes the actor's capture-mode setting.
+    public var mode: CaptureMode?
+    /// Whether the flash was on; nil takes the actor's flash setting.
+    public var flash: Bool?
+    /// The scan's id; nil draws a new one (`s-` and a random UUID).
+    public var scanId: String?
+
+    /// A scan with the fields every scan needs; set the others as fields.
+    public init(code: String, productName: String, category: String, result: ScanResult) {
+        self.code = code
+        self.productName = productName
+        self.category = category
+        self.result = result
+    }
+}
+
+/// A scan that was recorded: its id and the event that holds it.
+public struct RecordedScan: Sendable {
+    /// The scan's id, as `show` and `report` take it.
+    public var scanId: String
+    /// The `scan.recorded` event: its seq and id.
+    public var event: AppendedEvent
+}
+
+extension VeritrailStore {
+    /// Records a scan by `actor` (`veritrail scan`), through the gate; mode and flash default to the
+    /// actor's settings as this same transaction reads them.
+    @discardableResult
+    public func scan(_ scan: NewScan, as actor: String, passcode: PasscodeProvider? = nil) throws(VeritrailError) -> RecordedScan {
+        let id = scan.scanId ?? "s-" + EventID.random()
+        let appended = try appendGated(as: actor, passcode: passcode) { at, models in
+            let settings = try models.account(actor)?.settings ?? AccountRecord.Settings()
+            return [try EventData.event(.scanRecorded, actor: actor, at: at, [
+                ("scanId", .string(id)), ("code", .string(scan.code)), ("productName", .string(scan.productName)),
+                ("brand", EventData.string(scan.brand)), ("category", .string(scan.category)),
+                ("result", .string(scan.result.rawValue)), ("mode", .string((scan.mode ?? settings.captureMode).rawValue)),
+                ("source", .string(scan.source.rawValue)), ("flash", .bool(scan.flash ?? settings.flash)),
+                ("location", EventData.string(scan.location)), ("notes", EventData.string(scan.notes)),
+            ])]
+        }
+        guard let event = appended.first else { throw .storeFailure(underlying: StoreError("the scan was not appended")) }
+        return RecordedScan(scanId: id, event: event)
+    }
+
+    /// Reports a scanned object as counterfeit (`veritrail report`); `scanId` may be its first 4 or more
+    /// characters, as in `show`.
+    @discardableResult
+    public func report(scanId: String, reason: ReportReason, message: String? = nil, as actor: String,
+                       passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
+        let id = try answer(asOf: nil, now: nil) { context in try ScanIdPrefix.resolve(scanId, context) }
+        return try appendGated(as: actor, passcode: passcode) { at, _ in
+            [try EventData.event(.counterfeitReported, actor: actor, at: at,
+                                 [("scanId", .string(id)), ("reason", .string(reason.rawValue)), ("message", EventData.string(message))])]
+        }
+    }
+
+    /// Records `actor`'s search and answers it like `history` with `search` (`veritrail search`); needs no
+    /// passcode.
+    public func search(_ text: String, window: HistoryWindow? = nil, limit: Int = 50, as actor: String) throws(VeritrailError) -> JSONValue {
+        try appendGated(as: nil, passcode: nil) { at, _ in
+            [try EventData.event(.searchPerformed, actor: actor, at: at, [("username", .string(actor)), ("query", .string(text))])]
+        }
+        var query = HistoryQuery()
+        query.search = text
+        query.window = window
+        query.limit = limit
+        return try history(query, viewer: actor)
+    }
+}

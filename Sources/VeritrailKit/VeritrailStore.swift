@@ -1,0 +1,113 @@
+public import Domain
+public import Engine
+public import EventLog
+public import Projections
+public import StrictJSON
+
+/// Gives an actor's passcode when the gate asks for it (the actor never unlocked, or the fifteen minutes
+/// ran out); nil when there is none to give, which refuses the write as not allowed.
+public typealias PasscodeProvider = (_ actor: String) throws -> String?
+
+/// One Veritrail store, opened for a program: appends through the rules and the passcode gate, queries as
+/// of any point, rebuilds, verifies and exports.
+///
+/// Every decision about a write — the rules, who may, and whether the actor is unlocked — is made inside
+/// the one write transaction that appends its events, so a racing process can not slip a write past a
+/// lockout. A passcode attempt is recorded in a transaction of its own: it stands whatever happens to
+/// the write after it (cli.md §6).
+///
+/// LMDB lets a process open a store once: keep one `VeritrailStore` per directory and share it.
+public final class VeritrailStore: @unchecked Sendable {
+    let store: Store
+    /// The directory the store lives in.
+    public let directory: String
+    /// The time new events carry (never before the log's head): the wall clock unless given.
+    public let clock: @Sendable () -> Timestamp
+
+    private init(store: Store, directory: String, clock: @escaping @Sendable () -> Timestamp) {
+        self.store = store
+        self.directory = directory
+        self.clock = clock
+    }
+
+    /// Opens the store in `directory`; `.unknown` when there is none.
+    public static func open(at directory: String,
+                            clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
+        guard StoreDirectory(directory).state != .absent else {
+            throw .unknown("no store at \(directory)", cause: nil)
+        }
+        return VeritrailStore(store: try VeritrailError.catching { try Store(directory: directory) }, directory: directory, clock: clock)
+    }
+
+    /// Creates a store in `directory` whose first events register `admin` (role admin, actor `system`) and
+    /// set its passcode, as `veritrail init` does; the store appears whole or not at all. `origin` names
+    /// its signed checkpoints (proofs.md §2; random when nil). Throws `.malformed` for a passcode not 4–8
+    /// digits, `.ruleBroken` for a bad name or e-mail, and `.storeFailure(StoreExists)` when a store is
+    /// there already.
+    public static func create(at directory: String, admin: String, name: String, email: String, passcode: String,
+                              origin: String? = nil,
+                              clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
+        let credential = try Gatekeeper.credential(for: passcode)
+        let at = clock()
+        let made: LogHead? = try VeritrailError.catching {
+            let registered = try EventData.event(.accountRegistered, actor: "system", at: at, [
+                ("username", .string(admin)), ("role", .string(Role.admin.rawValue)), ("name", .string(name)),
+                ("email", .string(email)),
+            ])
+            let passcodeSet = try EventData.event(.passcodeSet, actor: "system", at: at, EventData.passcode(admin, credential))
+            return try Store.create(directory: directory, origin: origin) { appender in
+                _ = try appender.append(registered)
+                _ = try appender.append(passcodeSet)
+                return appender.head
+            }
+        }
+        guard made != nil else { throw .storeFailure(underlying: StoreExists(directory: directory)) }
+        return try open(at: directory, clock: clock)
+    }
+
+    /// The store in `directory`, made as `create` makes it when there is none yet (or opened when another
+    /// process made it meanwhile).
+    public static func openOrCreate(at directory: String, admin: String, name: String, email: String, passcode: String,
+                                    origin: String? = nil,
+                                    clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
+        if StoreDirectory(directory).state != .absent { return try open(at: directory, clock: clock) }
+        do {
+            return try create(at: directory, admin: admin, name: name, email: email, passcode: passcode, origin: origin, clock: clock)
+        } catch .storeFailure(let e) where e is StoreExists {
+            return try open(at: directory, clock: clock)
+        }
+    }
+
+    /// The head of the log: its last seq and hash.
+    public func head() throws(VeritrailError) -> StoreHead {
+        try VeritrailError.catching { try store.read { reader, _ in try reader.head() } }
+    }
+
+    /// Appends `events` as they are, all or none, in one write transaction, checked against every rule as
+    /// an import line is (no passcode gate: like `veritrail import`, this is the trusted way in). An event
+    /// whose `id` is in the log already with the same content is not written again (`isNew` false).
+    @discardableResult
+    public func append(_ events: [IncomingEvent]) throws(VeritrailError) -> [AppendedEvent] {
+        try VeritrailError.catching {
+            try store.write { appender in
+                try events.map { event in try appender.appendReported(event) }
+            }
+        }
+    }
+
+    /// Appends one event given as an interchange JSON line (events.md §1), as `append(_:)` does.
+    @discardableResult
+    public func append(ndjsonLine line: String) throws(VeritrailError) -> AppendedEvent {
+        let event = try NDJSON.decode(Array(line.utf8), line: nil)
+        guard let appended = try append([event]).first else { throw .storeFailure(underlying: StoreError("nothing was appended")) }
+        return appended
+    }
+}
+
+/// `create` found a store in the directory already.
+public struct StoreExists: Error, CustomStringConvertible {
+    /// The directory that holds a store.
+    public var directory: String
+    /// Says where.
+    public var description: String { "a store already exists at \(directory)" }
+}
