@@ -1,5 +1,5 @@
 public import Domain
-public import EventLog
+import EventLog
 
 extension Appender {
     /// Appends `event` as `append(_:prepared:)` does and says what happened as a gated write does

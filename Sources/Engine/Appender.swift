@@ -1,7 +1,7 @@
 public import Domain
 public import EventLog
 public import Projections
-public import Proofs
+import Proofs
 
 /// Appends events inside one write transaction: each is checked against the rules and the state kept so
 /// far (earlier events of the same batch included), written to the log, and applied to every read model.

@@ -1,6 +1,6 @@
 public import Domain
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// `--as-of`: a seq (all digits) or a time (projections.md §0).

@@ -1,6 +1,6 @@
 import LMDB
 public import Domain
-public import EventLog
+import EventLog
 public import Projections
 
 /// Why a write was not let through the passcode gate (cli.md §5, projections.md §3).

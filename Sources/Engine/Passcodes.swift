@@ -1,5 +1,5 @@
-public import Crypto
-public import _CryptoExtras
+import Crypto
+import _CryptoExtras
 public import Domain
 
 /// Passcodes as events.md keeps them: only as salted PBKDF2-SHA256, never the digits themselves.

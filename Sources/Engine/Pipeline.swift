@@ -17,7 +17,7 @@ public final class Pipeline<Item>: @unchecked Sendable {
     /// The batch the consumer has, and those it is done with, which the producer empties and fills again.
     private var lent: Batch<Item>?
     private var returned: [Batch<Item>] = []
-    private var failure: Error?
+    private var failure: (any Error)?
     private var done = false
     private var cancelled = false
     private let batchSize: Int
@@ -92,7 +92,7 @@ public final class Pipeline<Item>: @unchecked Sendable {
             }
             return true
         }
-        var error: Error?
+        var error: (any Error)?
         do {
             try produce { (item: consuming Item) in
                 batch.append(item)

@@ -1,5 +1,5 @@
-public import EventLog
-public import Projections
+import EventLog
+import Projections
 public import Proofs
 
 extension Store {

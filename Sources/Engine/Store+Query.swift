@@ -1,5 +1,5 @@
 public import Domain
-public import EventLog
+import EventLog
 public import Projections
 
 extension Store {

@@ -1,6 +1,6 @@
 public import Domain
 public import EventLog
-public import LMDB
+import LMDB
 public import Projections
 public import Proofs
 

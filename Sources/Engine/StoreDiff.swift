@@ -1,6 +1,6 @@
 public import Domain
-public import EventLog
-public import Projections
+import EventLog
+import Projections
 public import StrictJSON
 
 /// `diff --from X --to Y`: what changed between two points of the log — the events in between, counted

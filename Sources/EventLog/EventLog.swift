@@ -1,7 +1,7 @@
-public import Domain
+import Domain
 public import LMDB
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// The append-only event log of one store: an LMDB environment in a directory of its own.

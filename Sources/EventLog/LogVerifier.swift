@@ -124,13 +124,13 @@ public enum LogVerifier {
 
     /// The per-range results, written by the worker threads.
     private final class Results: @unchecked Sendable {
-        private var slots: [Result<Failure?, Error>?]
+        private var slots: [Result<Failure?, any Error>?]
         private let lock = DispatchQueue(label: "veritrail.verify")
 
         init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-        func set(_ i: Int, _ result: Result<Failure?, Error>) { lock.sync { slots[i] = result } }
+        func set(_ i: Int, _ result: Result<Failure?, any Error>) { lock.sync { slots[i] = result } }
 
-        func values() -> [Result<Failure?, Error>] { lock.sync { slots.compactMap { $0 } } }
+        func values() -> [Result<Failure?, any Error>] { lock.sync { slots.compactMap { $0 } } }
     }
 }

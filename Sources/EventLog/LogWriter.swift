@@ -1,7 +1,7 @@
 public import Crypto
 public import Domain
 public import LMDB
-public import StrictJSON
+import StrictJSON
 
 /// Appends to the log inside one write transaction: assigns `seq` (gap-free, since LMDB runs one write
 /// transaction at a time across processes), chains the hash, and indexes the id.

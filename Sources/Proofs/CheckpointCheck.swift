@@ -1,7 +1,7 @@
-public import Dispatch
-public import Domain
+import Dispatch
+import Domain
 public import EventLog
-public import LMDB
+import LMDB
 
 /// `log verify` with the kept checkpoint (proofs.md §2): the chain of events.md §2 as `LogVerifier` checks
 /// it, and the kept checkpoint's signature under the store's key, a log at least as long as it, the Merkle
@@ -90,13 +90,13 @@ public enum CheckpointCheck {
 
     /// The per-range results, written by the worker threads.
     private final class Results: @unchecked Sendable {
-        private var slots: [Result<Sweep, Error>?]
+        private var slots: [Result<Sweep, any Error>?]
         private let lock = DispatchQueue(label: "veritrail.checkpoint-check")
 
         init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-        func set(_ i: Int, _ result: Result<Sweep, Error>) { lock.sync { slots[i] = result } }
+        func set(_ i: Int, _ result: Result<Sweep, any Error>) { lock.sync { slots[i] = result } }
 
-        func values() -> [Result<Sweep, Error>] { lock.sync { slots.compactMap { $0 } } }
+        func values() -> [Result<Sweep, any Error>] { lock.sync { slots.compactMap { $0 } } }
     }
 }

@@ -1,6 +1,6 @@
-public import Domain
+import Domain
 public import EventLog
-public import LMDB
+import LMDB
 
 /// An inclusion proof of one event (proofs.md §3): everything `log prove` prints.
 public struct InclusionProof: Sendable {

@@ -1,5 +1,5 @@
-public import Crypto
-public import Domain
+import Crypto
+import Domain
 public import EventLog
 public import LMDB
 

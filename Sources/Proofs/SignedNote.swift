@@ -1,5 +1,5 @@
 public import Crypto
-public import Domain
+import Domain
 
 /// Why a signed note (C2SP `signed-note`) or a checkpoint was not accepted.
 public struct NoteError: Error, CustomStringConvertible, Sendable, Equatable {

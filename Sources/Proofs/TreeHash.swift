@@ -1,5 +1,5 @@
 public import Crypto
-public import Domain
+import Domain
 
 /// One 32-byte SHA-256 value of the Merkle tree (a leaf, an inner node or a root), held inline: the append
 /// path makes one or two per event, so they must not allocate.

@@ -1,7 +1,7 @@
-public import Domain
+import Domain
 public import Engine
-public import Projections
-public import StrictJSON
+import Projections
+import StrictJSON
 
 /// What `updateAccount` changes: the details given; the others stay as they are (e-mail and role never
 /// change, events.md).

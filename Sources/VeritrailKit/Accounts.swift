@@ -1,7 +1,7 @@
 public import Domain
 public import Engine
-public import Projections
-public import StrictJSON
+import Projections
+import StrictJSON
 
 /// A new account's details, as `veritrail register` takes them (the address is kept without geo: the
 /// library does not geocode).

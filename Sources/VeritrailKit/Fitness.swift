@@ -1,7 +1,7 @@
 public import Domain
 public import Engine
-public import Projections
-public import StrictJSON
+import Projections
+import StrictJSON
 
 extension VeritrailStore {
     /// Sets `actor`'s body type (0–2) and height in inches (36–96), which a calorie goal needs

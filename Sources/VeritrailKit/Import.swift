@@ -1,9 +1,9 @@
 public import Domain
 public import Engine
 public import EventLog
-public import StrictJSON
+import StrictJSON
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// How far an import has read its input.

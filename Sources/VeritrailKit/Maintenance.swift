@@ -1,8 +1,8 @@
-public import Domain
+import Domain
 public import Engine
 public import EventLog
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 extension VeritrailStore {

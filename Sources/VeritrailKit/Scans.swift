@@ -1,7 +1,7 @@
 public import Domain
 public import Engine
-public import EventLog
-public import Projections
+import EventLog
+import Projections
 public import StrictJSON
 
 /// A scan to record, as `veritrail scan` takes it.

@@ -1,8 +1,8 @@
 public import Domain
-public import Engine
-public import EventLog
-public import LMDB
-public import Projections
+import Engine
+import EventLog
+import LMDB
+import Projections
 
 /// Every way a call of the library can fail, each keeping what caused it (cli.md §6 gives each its exit
 /// code, `exitCode`).

@@ -1,8 +1,8 @@
 public import Domain
 public import Engine
 public import EventLog
-public import Projections
-public import StrictJSON
+import Projections
+import StrictJSON
 
 /// Gives an actor's passcode when the gate asks for it (the actor never unlocked, or the fifteen minutes
 /// ran out); nil when there is none to give, which refuses the write as not allowed.

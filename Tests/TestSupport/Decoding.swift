@@ -1,5 +1,5 @@
 public import Domain
-public import StrictJSON
+import StrictJSON
 
 extension Ev {
     /// An event line decoded as `import` decodes it (every field rule of events.md), for the in-process

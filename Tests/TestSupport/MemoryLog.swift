@@ -18,7 +18,7 @@ public final class MemoryLog {
     public var events: [LoggedEvent] { recorded.events }
 
     /// Where models over `tables` read a scan row's scan (a replay borrowing this log's scan list).
-    public var scans: RecordedScans { recorded }
+    public var scans: any RecordedScans { recorded }
 
     /// Checks and applies one event line; throws the rule it breaks (nothing is applied then).
     @discardableResult

@@ -1,6 +1,6 @@
 public import StrictJSON
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// A JSON object whose members `EventJSON` and `JSONFieldSource` read: a parsed `JSONObject`, or an object

@@ -1,6 +1,6 @@
 public import Domain
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #elseif canImport(Darwin)
 public import Darwin
 #endif

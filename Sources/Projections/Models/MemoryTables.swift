@@ -31,12 +31,12 @@ public final class MemoryTables: ModelTables {
 /// The tables of a replay of a prefix of the log: the scan list and its indexes are read from the store's
 /// tables (see `Models.replaying(over:log:)`), everything else lives in memory.
 final class ReplayTables: ModelTables {
-    private let stored: ModelTables
+    private let stored: any ModelTables
     private let memory = MemoryTables()
 
-    init(stored: ModelTables) { self.stored = stored }
+    init(stored: any ModelTables) { self.stored = stored }
 
-    private func source(_ table: ModelTable) -> ModelTables {
+    private func source(_ table: ModelTable) -> any ModelTables {
         switch table {
         case .scans, .scanIds, .scansByActor: stored
         default: memory

@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import Domain
 public import EventLog
 
@@ -14,11 +14,11 @@ public import EventLog
 /// how the scan list is kept, a strategy the engine picks when it makes the models (`ScanListStrategy`);
 /// nothing else knows which it is.
 public final class Models: RuleState {
-    public let tables: ModelTables
+    public let tables: any ModelTables
     /// Where a scan row's scan is read (the rows do not copy it): the log, in the same transaction.
-    let scans: RecordedScans
+    let scans: any RecordedScans
     /// How the scan list and its indexes are kept.
-    public let scanList: ScanListStrategy
+    public let scanList: any ScanListStrategy
     var accountCache = RecordCache<String, AccountRecord>()
     var statsCache = RecordCache<StatsScope, StatsRecord>()
     var monthCache = RecordCache<UserMonthKey, UserMonthRecord>()
@@ -33,20 +33,20 @@ public final class Models: RuleState {
 
     /// The models over `tables`, the scan list kept by `scanList` (by default written row by row: the
     /// store's own models, kept event by event); `scans` gives a row's scan.
-    public init(tables: ModelTables, scans: RecordedScans, scanList: ScanListStrategy = WrittenScanList()) {
+    public init(tables: any ModelTables, scans: any RecordedScans, scanList: any ScanListStrategy = WrittenScanList()) {
         self.tables = tables
         self.scans = scans
         self.scanList = scanList
     }
 
     /// The store's models over `tables`, kept event by event.
-    public convenience init(tables: ModelTables, log: LogReader) {
+    public convenience init(tables: any ModelTables, log: LogReader) {
         self.init(tables: tables, scans: log)
     }
 
     /// Empty models for replaying a prefix of the log read by `log`, whose stored models are `stored`
     /// (the same snapshot): everything is built in memory but the scan list, which is borrowed.
-    public static func replaying(over stored: ModelTables, log: RecordedScans) -> Models {
+    public static func replaying(over stored: any ModelTables, log: any RecordedScans) -> Models {
         Models(tables: ReplayTables(stored: stored), scans: log, scanList: BorrowedScanList())
     }
 

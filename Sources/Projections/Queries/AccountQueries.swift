@@ -1,4 +1,4 @@
-public import Domain
+import Domain
 public import StrictJSON
 
 /// `accounts` (projections.md §6): every account, deleted ones too, by username.

@@ -1,4 +1,4 @@
-public import Domain
+import Domain
 public import StrictJSON
 
 /// `lockout [USER]` (projections.md §3): the passcode gate of one account, or of every account.

@@ -1,4 +1,4 @@
-public import Domain
+import Domain
 public import StrictJSON
 
 /// `stats [--by USER]` (projections.md §2): the home screen's numbers.

@@ -1,5 +1,5 @@
 public import Domain
-public import EventLog
+import EventLog
 
 /// Everything the read models know of one account: its registered details, its passcode gate, its
 /// customer process, its settings, recent searches and fitness profile.

@@ -1,5 +1,5 @@
 public import Domain
-public import EventLog
+import EventLog
 
 /// Totals over the whole log that the models keep: for `log status` and the rules.
 public struct LogTotals: Sendable, Equatable {

@@ -1,5 +1,5 @@
 public import Domain
-public import EventLog
+import EventLog
 
 /// Running scan counts, over all scans (key "*") or one actor's: what `stats` answers without walking scans.
 public struct StatsRecord: Sendable, Equatable {

@@ -1,5 +1,5 @@
 public import Domain
-public import EventLog
+import EventLog
 
 /// One user's month on the goals screen: the goal targets set for it, the sums of its sessions, its last
 /// session and how many scans the user recorded in it.

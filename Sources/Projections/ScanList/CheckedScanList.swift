@@ -37,7 +37,7 @@ public final class CheckedScanList: ScanListStrategy {
         return row.actor
     }
 
-    public func flush(_ tables: ModelTables) throws {
+    public func flush(_ tables: any ModelTables) throws {
         var pending = PendingIndexes()
         pending.codeCounts = codeCounts
         _ = try pending.write(to: tables)

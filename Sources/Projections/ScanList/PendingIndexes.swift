@@ -54,7 +54,7 @@ struct PendingIndexes {
     }
 
     /// Writes the held entries to `tables`, in key order; returns the codes written, in order.
-    func write(to tables: ModelTables) throws -> [(key: CodeDigest, value: UInt32)] {
+    func write(to tables: any ModelTables) throws -> [(key: CodeDigest, value: UInt32)] {
         let codes = codeCounts.sorted { $0.key < $1.key }
         var codeEntries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
         for (digest, count) in codes {

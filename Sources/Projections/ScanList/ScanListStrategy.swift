@@ -27,7 +27,7 @@ public protocol ScanListStrategy: AnyObject {
     /// The ordinal of `actor`'s `n`-th scan when the strategy holds it in memory (not written yet).
     func heldOrdinal(actor: String, _ n: UInt32) -> UInt32?
     /// Writes what the strategy holds to the tables.
-    func flush(_ tables: ModelTables) throws
+    func flush(_ tables: any ModelTables) throws
 }
 
 /// Where a new scan goes: its ordinal in the scan list, and its number among its actor's scans (both
@@ -41,5 +41,5 @@ extension ScanListStrategy {
     public var reportsThrough: UInt64 { .max }
     public func willApply(seq: UInt64) {}
     public func heldOrdinal(actor: String, _ n: UInt32) -> UInt32? { nil }
-    public func flush(_ tables: ModelTables) throws {}
+    public func flush(_ tables: any ModelTables) throws {}
 }

@@ -45,11 +45,11 @@ public final class WrittenScanList: ScanListStrategy {
 
     public func heldOrdinal(actor: String, _ n: UInt32) -> UInt32? { pending.ordinal(actor: actor, n) }
 
-    public func flush(_ tables: ModelTables) throws { try writePending(tables, midWrite: false) }
+    public func flush(_ tables: any ModelTables) throws { try writePending(tables, midWrite: false) }
 
     /// Writes the held index entries; `midWrite` when the write goes on after (the held codes reached
     /// their limit).
-    private func writePending(_ tables: ModelTables, midWrite: Bool) throws {
+    private func writePending(_ tables: any ModelTables, midWrite: Bool) throws {
         guard !pending.isEmpty else { return }
         let codes = try pending.write(to: tables)
         pending = PendingIndexes()
@@ -64,7 +64,7 @@ public final class WrittenScanList: ScanListStrategy {
     }
 
     /// How many scans had the code with this digest.
-    private func codeCount(_ digest: CodeDigest, in tables: ModelTables) throws -> UInt32 {
+    private func codeCount(_ digest: CodeDigest, in tables: any ModelTables) throws -> UInt32 {
         if let count = pending.codeCounts[digest] { return count }
         if let codeFilter, !codeFilter.mayContain(digest) { return 0 }
         return try tables.withValue(.codes, digest.storedKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
@@ -74,7 +74,7 @@ public final class WrittenScanList: ScanListStrategy {
     /// any) and `more`, with room for as many again (and at least a million): the table is read once, and
     /// again only when the filter is full. (A table with codes from before this write may hold more: the
     /// filter is then full sooner, and made again.)
-    private func makeCodeFilter(holding more: Int, from tables: ModelTables) throws {
+    private func makeCodeFilter(holding more: Int, from tables: any ModelTables) throws {
         var filter = CodeFilter(capacity: max(2 * ((codeFilter?.count ?? 0) + more), 1 << 20))
         try tables.forEach(.codes, prefix: []) { key, _ in
             key.withUnsafeBytes { filter.insert(CodeDigest(storedKey: $0)) }

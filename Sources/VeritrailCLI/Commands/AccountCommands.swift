@@ -1,11 +1,11 @@
 import Geocoding
 public import ArgumentParser
 public import Domain
-public import Engine
-public import Projections
-public import StrictJSON
+import Engine
+import Projections
+import StrictJSON
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 extension Role: ExpressibleByArgument {}

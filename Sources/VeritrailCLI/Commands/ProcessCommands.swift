@@ -1,8 +1,8 @@
 public import ArgumentParser
 public import Domain
-public import Engine
-public import Projections
-public import StrictJSON
+import Engine
+import Projections
+import StrictJSON
 
 extension GoalMetric: ExpressibleByArgument {}
 

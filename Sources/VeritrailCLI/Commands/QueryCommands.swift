@@ -1,8 +1,8 @@
 public import ArgumentParser
 public import Domain
-public import Engine
+import Engine
 public import Projections
-public import StrictJSON
+import StrictJSON
 
 /// Answers one projection: opens the store, settles the clock and the kept events (projections.md §0),
 /// checks the viewer, and prints the JSON (`--json`) or the human form.

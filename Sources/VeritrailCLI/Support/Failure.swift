@@ -22,7 +22,7 @@ struct Failure: Error, CustomStringConvertible {
     var description: String { message }
 
     /// The failure for any error a command body throws: each kind of error maps to one exit code.
-    static func from(_ error: Error) -> Failure {
+    static func from(_ error: any Error) -> Failure {
         switch error {
         case let f as Failure: return f
         case let e as EventError: return .refused(e.description)
