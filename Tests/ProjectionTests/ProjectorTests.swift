@@ -7,18 +7,8 @@ import Testing
 /// replay use: what one event changes in its view, and nothing more.
 @Suite("Projectors on in-memory tables")
 struct ProjectorTests {
-    /// A log with a first admin (`ada`), an inspector (`ines`) and a customer (`cleo`).
-    func started() throws -> MemoryLog {
-        let log = MemoryLog()
-        try log.append([
-            Ev.register("ada", role: "admin", by: "system", at: "2026-11-01T09:00:00Z"),
-            Ev.passcodeSet("ada", by: "system", at: "2026-11-01T09:00:01Z"),
-            Ev.register("ines", role: "inspector", by: "ada", at: "2026-11-01T09:01:00Z"),
-            Ev.passcodeSet("ines", by: "ada", at: "2026-11-01T09:01:01Z"),
-            Ev.register("cleo", role: "customer", by: "cleo", at: "2026-11-01T09:02:00Z"),
-        ])
-        return log
-    }
+    /// A log with a first admin (`ada`, with a passcode), an inspector (`ines`) and a customer (`cleo`).
+    func started() throws -> MemoryLog { try MemoryLog.started() }
 
     // MARK: Accounts
 

@@ -8,17 +8,7 @@ import Testing
 @Suite("Rules against in-memory state")
 struct RulesTests {
     /// A log with a first admin (`ada`, with a passcode), an inspector (`ines`) and a customer (`cleo`).
-    func started() throws -> MemoryLog {
-        let log = MemoryLog()
-        try log.append([
-            Ev.register("ada", role: "admin", by: "system", at: "2026-11-01T09:00:00Z"),
-            Ev.passcodeSet("ada", by: "system", at: "2026-11-01T09:00:01Z"),
-            Ev.register("ines", role: "inspector", by: "ada", at: "2026-11-01T09:01:00Z"),
-            Ev.passcodeSet("ines", by: "ada", at: "2026-11-01T09:01:01Z"),
-            Ev.register("cleo", role: "customer", by: "cleo", at: "2026-11-01T09:02:00Z"),
-        ])
-        return log
-    }
+    func started() throws -> MemoryLog { try MemoryLog.started() }
 
     /// The error `line` is refused with, checking that it changed nothing.
     func refusal(_ line: String, in log: MemoryLog) throws -> EventError? {

@@ -47,3 +47,19 @@ private final class RecordedEvents: RecordedScans {
         return scan
     }
 }
+
+extension MemoryLog {
+    /// A log with a first admin (`ada`, with a passcode), an inspector (`ines`, with a passcode) and a
+    /// customer (`cleo`), which the in-process suites start from.
+    public static func started() throws -> MemoryLog {
+        let log = MemoryLog()
+        try log.append([
+            Ev.register("ada", role: "admin", by: "system", at: "2026-11-01T09:00:00Z"),
+            Ev.passcodeSet("ada", by: "system", at: "2026-11-01T09:00:01Z"),
+            Ev.register("ines", role: "inspector", by: "ada", at: "2026-11-01T09:01:00Z"),
+            Ev.passcodeSet("ines", by: "ada", at: "2026-11-01T09:01:01Z"),
+            Ev.register("cleo", role: "customer", by: "cleo", at: "2026-11-01T09:02:00Z"),
+        ])
+        return log
+    }
+}
