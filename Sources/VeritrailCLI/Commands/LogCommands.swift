@@ -46,6 +46,7 @@ struct LogCommand: ParsableCommand {
                     _ = members.updateValue(.string(origin), forKey: "origin")
                     status = .object(members)
                 }
+                Human.absoluteTimes = clock.utc
                 if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
             }
         }
