@@ -59,9 +59,10 @@ test: build reliability-deps
 	$(SWIFT) test
 	scripts/reliability.sh .build/debug/veritrail
 
-# The reliability suite with ten times the trials (several minutes).
+# The reliability suite with ten times the trials, and 20,000 fuzzed import lines (half an hour or so).
 test-reliability: build reliability-deps
 	TRIALS=10 scripts/reliability.sh .build/debug/veritrail
+	python3 scripts/fuzz_import.py .build/debug/veritrail Events/demo.ndjson 20000
 
 bench: release
 	scripts/bench.sh .build/release/veritrail
