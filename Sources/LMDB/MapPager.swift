@@ -34,8 +34,9 @@ final class MapPager: @unchecked Sendable {
     private static let step: UInt = 1 << 20
     /// How far the writer moves between two drops. Each drop unmaps the pages the writer keeps coming back
     /// to as well (branch pages, the leaves of the id index, which takes ids in any order), and mapping
-    /// them again costs the writer a fault each: dropping after every megabyte made an import 10 % slower.
-    static let dropEvery: UInt = 32 << 20
+    /// them again costs the writer a fault each: dropping after every megabyte made an import 10 % slower,
+    /// while 16 MiB is as fast as 32 MiB and keeps an import's peak lower (docs/BENCHMARKS.md).
+    static let dropEvery: UInt = 16 << 20
 
     private enum Phase { case writing, committing, stopping }
 
