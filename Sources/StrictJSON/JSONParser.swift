@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one recursive-descent parser whose byte cursor, scratch buffer and refusals share
+// private state; split across files, that state would have to become internal to the module.
+
 /// A strict RFC 8259 parser over raw bytes.
 ///
 /// Strict beyond the RFC where the spec says so: a byte-order mark, a duplicate key in one
