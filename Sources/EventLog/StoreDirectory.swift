@@ -31,7 +31,7 @@ public struct StoreDirectory: Sendable {
 
     public var state: State {
         if access(dataFile, F_OK) == 0 {
-            return access(dataFile, R_OK | W_OK) == 0 || access(dataFile, R_OK) == 0 ? .store : .unreadable("permission denied")
+            return access(dataFile, R_OK) == 0 ? .store : .unreadable("permission denied")
         }
         let reason = errno
         if reason == ENOENT || reason == ENOTDIR {

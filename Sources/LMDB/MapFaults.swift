@@ -44,7 +44,7 @@ public enum MapFaults {
         let text = "\(prefix)the store at \(path) could not be read or written: its file is damaged or its disk failed or is full; "
             + "nothing more was done (check it with `veritrail log verify`)\n"
         let bytes = Array(text.utf8.prefix(capacity))
-        bytes.withUnsafeBufferPointer { message.update(from: $0.baseAddress!, count: bytes.count) }
+        for (i, byte) in bytes.enumerated() { message[i] = byte }
         messageLength = bytes.count
     }
 
