@@ -69,7 +69,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: optimized),
         .target(name: "VeritrailCLI", dependencies: [
-            "Domain", "Engine", "EventLog", "Geocoding", "Projections", "Proofs", "StrictJSON",
+            "VeritrailKit", "Domain", "Engine", "EventLog", "Geocoding", "Projections", "Proofs", "StrictJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),

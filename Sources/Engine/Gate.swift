@@ -3,31 +3,6 @@ public import Domain
 import EventLog
 public import Projections
 
-/// Why a write was not let through the passcode gate (cli.md §5, projections.md §3).
-public enum GateRefusal: Error, Sendable, Equatable {
-    /// The actor has no passcode yet.
-    case unset(actor: String)
-    /// The actor is locked out after three wrong passcodes until `until`, `seconds` from the write's time
-    /// (rounded up).
-    case locked(actor: String, until: Timestamp, seconds: Int64)
-    /// The actor must enter the passcode first: never unlocked, or the fifteen minutes ran out.
-    case required(actor: String)
-
-    /// The lock's remaining whole seconds at `now`, rounded up (projections.md §3 `remainingSeconds`).
-    static func seconds(until: Timestamp, from now: Timestamp) -> Int64 {
-        max(0, (until.microseconds - now.microseconds + 999_999) / 1_000_000)
-    }
-}
-
-/// One event a write appended, or found already logged under its id (an idempotent retry).
-public struct AppendedEvent: Sendable, Equatable {
-    public var seq: UInt64
-    public var id: String
-    public var type: EventType
-    /// False when the event was in the log already: nothing was written for it.
-    public var isNew: Bool
-}
-
 extension Store {
     /// Appends the events `make` builds, in one write transaction, and commits them only when `actor` (when
     /// given) is unlocked at their time *as this same transaction reads it*: a racing process that locks the
@@ -102,17 +77,6 @@ extension Appender {
                              rule: "\"\(escapedForMessage(id, quotes: true))\" is already in the log at seq \(seq), for another event")
         }
         return AppendedEvent(seq: seq, id: id, type: event.type, isNew: false)
-    }
-}
-
-/// An account that can not act: unknown, or deleted (cli.md §6: refused input, 65).
-public struct InactiveAccount: Error, Sendable, Equatable, CustomStringConvertible {
-    public var username: String
-    public var deleted: Bool
-
-    public var description: String {
-        deleted ? "account \"\(escapedForMessage(username, quotes: true))\" is deleted and can no longer act"
-                : "no such account \"\(escapedForMessage(username, quotes: true))\""
     }
 }
 

@@ -1,4 +1,5 @@
 import Domain
+import LMDB
 import Engine
 import Projections
 
@@ -52,34 +53,64 @@ extension VeritrailStore {
 
     /// Builds the events with `make(at, models)` and appends them in one write transaction that checks the
     /// rules, then whether `actor` (unless nil) is unlocked. When the gate asks for the passcode and
-    /// `passcode` gives one, the attempt is recorded and the write tried once more.
+    /// `passcode` gives one, the attempt is recorded and the write tried once more. With `options.dryRun`,
+    /// everything is checked and nothing written.
     ///
     /// `make` may run more than once (the map grows, or after the passcode): it builds the same events each
-    /// time. Their ids are drawn once here: `ID`, `ID.2`, `ID.3`, …
+    /// time. Their ids are drawn once here (or given, `options.eventID`): `ID`, `ID.2`, `ID.3`, …
     @discardableResult
-    func appendGated(as actor: String?, passcode: PasscodeProvider?,
+    func appendGated(as actor: String?, passcode: PasscodeProvider?, options: WriteOptions = WriteOptions(), large: Bool = false,
                      _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws(VeritrailError) -> [AppendedEvent] {
-        let eventID = EventID.random()
+        let eventID = options.eventID ?? EventID.random()
         var asked = false
         while true {
             let outcome = try VeritrailError.catching {
-                try store.appendGated(actor: actor, clock: clock) { at, models in
-                    try make(at, models).enumerated().map { index, event in
-                        var event = event
-                        event.id = index == 0 ? eventID : "\(eventID).\(index + 1)"
-                        return event
+                do {
+                    return try store.appendGated(actor: actor, clock: clock, commit: !options.dryRun, large: large) { at, models in
+                        try make(at, models).enumerated().map { index, event in
+                            var event = event
+                            event.id = try Gatekeeper.id(eventID, index)
+                            return event
+                        }
                     }
+                } catch let e as CommitFailed {
+                    throw VeritrailError.storeFailure(underlying: UncertainCommit(eventID: eventID, underlying: e))
                 }
             }
             switch outcome {
             case .success(let appended):
                 return appended
             case .failure(let refusal):
-                guard !asked, case .required(let who) = refusal, let passcode,
-                      let given = try VeritrailError.catching({ try passcode(who) }) else { throw VeritrailError.from(refusal) }
+                guard !asked, case .required(let who) = refusal, let passcode, let given = try ask(passcode, who) else {
+                    throw VeritrailError.from(refusal)
+                }
                 try attempt(who, passcode: given)
                 asked = true
             }
         }
+    }
+}
+
+extension VeritrailStore {
+    /// `actor`'s passcode from `provider`; what it throws refuses the write as not allowed, with the
+    /// provider's error as the cause (a command line that can not ask says why in its own words).
+    private func ask(_ provider: PasscodeProvider, _ actor: String) throws(VeritrailError) -> String? {
+        do {
+            return try provider(actor)
+        } catch {
+            throw .notAllowed("\(error)", lockedSeconds: nil, cause: error)
+        }
+    }
+}
+
+extension Gatekeeper {
+    /// The id of a write's event `index` (from 0): `eventID`, then `eventID.2`, `eventID.3`, … within the
+    /// 64 bytes of an id (events.md §1).
+    static func id(_ eventID: String, _ index: Int) throws(VeritrailError) -> String {
+        let id = index == 0 ? eventID : "\(eventID).\(index + 1)"
+        guard id.utf8.count <= 64 else {
+            throw .malformed("--id must leave room for \".\(index + 1)\": at most \(63 - String(index + 1).utf8.count) characters", line: nil)
+        }
+        return id
     }
 }

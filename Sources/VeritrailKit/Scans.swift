@@ -70,12 +70,17 @@ extension VeritrailStore {
     /// characters, as in `show`.
     @discardableResult
     public func report(scanId: String, reason: ReportReason, message: String? = nil, as actor: String,
-                       passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
-        let id = try answer(asOf: nil, now: nil) { context in try ScanIdPrefix.resolve(scanId, context) }
-        return try appendGated(as: actor, passcode: passcode) { at, _ in
+                       passcode: PasscodeProvider? = nil, options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
+        let id = try resolveScanId(scanId)
+        return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.counterfeitReported, actor: actor, at: at,
                                  [("scanId", .string(id)), ("reason", .string(reason.rawValue)), ("message", EventData.string(message))])]
         }
+    }
+
+    /// The scan whose id is `prefix`, or starts with it (4 or more characters, matching one scan only).
+    public func resolveScanId(_ prefix: String) throws(VeritrailError) -> String {
+        try answer(asOf: nil, now: nil) { context in try ScanIdPrefix.resolve(prefix, context) }
     }
 
     /// Records `actor`'s search and answers it like `history` with `search` (`veritrail search`); needs no

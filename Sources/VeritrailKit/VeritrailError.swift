@@ -51,7 +51,12 @@ public enum VeritrailError: Error, CustomStringConvertible {
         case let .ruleBroken(e, line): line.map { "line \($0): \(e)" } ?? e.description
         case let .malformed(m, line): line.map { "line \($0): \(m)" } ?? m
         case let .notAllowed(m, _, _), let .unknown(m, _): m
-        case .storeFailure(let e): "\(e)"
+        case .storeFailure(let e):
+            switch e {
+            case let l as LMDBError: "the store failed: \(l)"
+            case let f as FieldError: "the store is damaged: \(f)"
+            default: "\(e)"
+            }
         }
     }
 

@@ -5,7 +5,8 @@ import Projections
 import StrictJSON
 
 /// Gives an actor's passcode when the gate asks for it (the actor never unlocked, or the fifteen minutes
-/// ran out); nil when there is none to give, which refuses the write as not allowed.
+/// ran out); nil when there is none to give, which refuses the write as not allowed. An error it throws
+/// refuses the write too, kept as the `.notAllowed` error's cause.
 public typealias PasscodeProvider = (_ actor: String) throws -> String?
 
 /// One Veritrail store, opened for a program: appends through the rules and the passcode gate, queries as
@@ -19,6 +20,9 @@ public typealias PasscodeProvider = (_ actor: String) throws -> String?
 /// LMDB lets a process open a store once: keep one `VeritrailStore` per directory and share it.
 public final class VeritrailStore: @unchecked Sendable {
     let store: Store
+    /// The time now, from the system's real-time clock: every store's clock unless it is given one.
+    public static let wallClock: @Sendable () -> Timestamp = WallClock.now
+
     /// The directory the store lives in.
     public let directory: String
     /// The time new events carry (never before the log's head): the wall clock unless given.
@@ -30,13 +34,10 @@ public final class VeritrailStore: @unchecked Sendable {
         self.clock = clock
     }
 
-    /// Opens the store in `directory`; `.unknown` when there is none.
+    /// Opens the store in `directory`; `.storeFailure` when there is none (cli.md §6: exit 74).
     public static func open(at directory: String,
                             clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
-        guard StoreDirectory(directory).state != .absent else {
-            throw .unknown("no store at \(directory)", cause: nil)
-        }
-        return VeritrailStore(store: try VeritrailError.catching { try Store(directory: directory) }, directory: directory, clock: clock)
+        VeritrailStore(store: try VeritrailError.catching { try Store(directory: directory) }, directory: directory, clock: clock)
     }
 
     /// Creates a store in `directory` whose first events register `admin` (role admin, actor `system`) and

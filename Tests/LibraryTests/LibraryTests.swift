@@ -179,10 +179,11 @@ final class TestClock: Sendable {
             guard case .notAllowed(_, _, let cause) = error as? VeritrailError else { return false }
             return (cause as? EventError)?.isPermission == true
         }
+        // No store is a store that can not be opened (cli.md §6: exit 74), not an unknown record.
         #expect {
             try VeritrailStore.open(at: directory.path + "/none")
         } throws: { error in
-            if case .unknown = error as? VeritrailError { return true }
+            if case .storeFailure = error as? VeritrailError { return (error as? VeritrailError)?.exitCode == 74 }
             return false
         }
     }

@@ -1,4 +1,5 @@
 import Engine
+import VeritrailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,5 +60,19 @@ struct PasscodeReader {
             return first
         }
         throw Failure.refused("no passcode was set")
+    }
+}
+
+extension PasscodeReader {
+    /// The library's `PasscodeProvider`: asks for `actor`'s passcode, or says in the command line's words
+    /// why it can not (no terminal and no --passcode-stdin, or nothing typed).
+    var provider: PasscodeProvider {
+        { actor in
+            guard canRead else {
+                throw Failure.notAllowed("\(actor) is not unlocked: run `veritrail unlock --as \(actor)` or pass --passcode-stdin")
+            }
+            guard let passcode = try read("Passcode for \(actor): ") else { throw Failure.notAllowed("no passcode given for \(actor)") }
+            return passcode
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 import ArgumentParser
 import Engine
 import Projections

@@ -1,3 +1,4 @@
+import Domain
 import StrictJSON
 import EventLog
 import Projections

@@ -3,6 +3,7 @@ public import Domain
 import Engine
 import Projections
 import StrictJSON
+import VeritrailKit
 
 extension ScanResult: ExpressibleByArgument {}
 extension CaptureMode: ExpressibleByArgument {}
@@ -115,17 +116,14 @@ struct ReportCommand: ParsableCommand {
             "data.scanId": "SCAN_ID", "data.reason": "--reason", "data.message": "--message",
         ])
         try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-            let actor = try writer.actor()
-            let id = try writer.store.latest { try ScanIdPrefix.resolve(scanId, $0) }
-            let logged = try words.run {
-                try writer.append(unlocking: actor) { at, _ in
-                    var data = DataFields()
-                    data.set("scanId", id); data.set("reason", reason.rawValue); data.set("message", message)
-                    return [try EventBuilder.event(.counterfeitReported, actor: actor, at: at, data: data.pairs)]
-                }
+            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+            let actor = try session.actor()
+            let id = try session.store.resolveScanId(scanId)
+            let appended = try words.run {
+                try session.store.report(scanId: id, reason: reason, message: message, as: actor,
+                                         passcode: session.passcode, options: session.options)
             }
-            writer.report(logged, "reported scan \(Escaped.text(id)) (\(reason.rawValue))")
+            session.report(appended, "reported scan \(Escaped.text(id)) (\(reason.rawValue))")
         }
     }
 }

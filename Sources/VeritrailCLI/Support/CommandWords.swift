@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import StrictJSON
+import VeritrailKit
 
 /// A refusal said in the words of the command that was typed, not of the event it wrote: the rules of
 /// events.md name an event's fields (`goal.set: data.target: …`), while the person typed `--target`.
@@ -39,7 +40,9 @@ struct CommandWords {
 
     /// Runs `body`, rephrasing what it refuses.
     func run<R>(_ body: () throws -> R) throws -> R {
-        do { return try body() } catch let f as Failure { throw rephrase(f) } catch let e as EventError {
+        do { return try body() } catch let f as Failure { throw rephrase(f) } catch let v as VeritrailError {
+            throw rephrase(Failure.from(v))
+        } catch let e as EventError {
             throw rephrase(Failure(code: e.isPermission ? Failure.notAllowed : Failure.refused, message: e.description))
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VeritrailKit
 import Engine
 import Domain
 import EventLog
@@ -25,6 +26,7 @@ struct Failure: Error, CustomStringConvertible {
     static func from(_ error: any Error) -> Failure {
         switch error {
         case let f as Failure: return f
+        case let v as VeritrailError: return from(v)
         case let e as EventError: return .refused(e.description)
         case let q as QueryError:
             switch q {
@@ -40,6 +42,18 @@ struct Failure: Error, CustomStringConvertible {
         case let f as FieldError: return Failure(code: storeFailed, message: "the store is damaged: \(f)")
         default: return Failure(code: storeFailed, message: "\(error)")
         }
+    }
+}
+
+extension Failure {
+    /// The library's error in the command line's words: the gate's refusals say which command unlocks, and
+    /// a refusal the passcode reader made (it could not ask) is its own.
+    static func from(_ error: VeritrailError) -> Failure {
+        if case .notAllowed(_, _, let cause) = error {
+            if let own = cause as? Failure { return own }
+            if let refusal = cause as? GateRefusal { return Gate.failure(refusal) }
+        }
+        return Failure(code: error.exitCode, message: error.description)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VeritrailKit
 import Domain
 import Engine
 #if canImport(Glibc)
@@ -30,6 +31,10 @@ struct GlobalOptions: ParsableArguments {
 
     /// Opens the existing store (exit 74 when there is none).
     func openStore() throws -> Store { try Store(directory: storeDirectory) }
+
+    /// Opens the existing store through the library (exit 74 when there is none), on the command line's
+    /// clock (`environmentNow`).
+    func open() throws -> VeritrailStore { try VeritrailStore.open(at: storeDirectory, clock: environmentNow) }
 }
 
 /// `--as-of` and `--now` (projections.md §0).

@@ -1,7 +1,7 @@
-public import Domain
 public import StrictJSON
 
-/// Small helpers to build JSON answers: the projections' and the CLI's own small documents.
+/// Small helpers to build JSON answers: the projections' answers, and the small documents of the library
+/// and the command line.
 public enum J {
     /// An object of `pairs`, leaving out the members whose value is nil (optional fields are omitted;
     /// a field marked `|null` in the spec is given as `.null` explicitly).
@@ -44,9 +44,4 @@ public enum J {
     public static func company(_ c: Company) -> JSONValue {
         object(["name": string(c.name), "catchPhrase": string(c.catchPhrase), "bs": string(c.bs)])
     }
-}
-
-/// Code-point order of two strings (UTF-8 byte order is code-point order).
-func codePointPrecedes(_ a: String, _ b: String) -> Bool {
-    a.utf8.lexicographicallyPrecedes(b.utf8)
 }

@@ -1,0 +1,40 @@
+import VeritrailKit
+
+/// What a command needs to act through the library: the store, who acts, how a passcode is asked, the
+/// write's options (`--id`, `--dry-run`), and how what was written is printed.
+struct Session {
+    let global: GlobalOptions
+    /// The one store of this process: LMDB allows an environment to be opened once per process.
+    let store: VeritrailStore
+    /// Asks the passcode when the gate needs it (terminal, or stdin with `--passcode-stdin`).
+    let passcode: PasscodeProvider
+    /// `--id` and `--dry-run`.
+    let options: WriteOptions
+
+    init(global: GlobalOptions, passcodeStdin: Bool = false, eventID: String? = nil, dryRun: Bool = false) throws {
+        self.global = global
+        store = try global.open()
+        passcode = PasscodeReader(fromStdin: passcodeStdin).provider
+        options = WriteOptions(eventID: eventID, dryRun: dryRun)
+    }
+
+    /// The acting user (`--as` or `VERITRAIL_USER`), required for writing.
+    func actor() throws -> String {
+        guard let actor = global.actingUser else {
+            throw Failure.usage("who is acting? pass --as USER (or set VERITRAIL_USER)")
+        }
+        return actor
+    }
+
+    /// Prints what was written: `{"events": [{"seq", "id", "type"}]}` with `--json`, else `sentence` with
+    /// the last event's seq and the first event's id (the `--id` of a retry).
+    func report(_ appended: [AppendedEvent], _ sentence: String) {
+        if global.json {
+            Output.json(J.object([("events", .array(appended.map { e in
+                J.object([("seq", J.int(e.seq)), ("id", J.string(e.id)), ("type", J.string(e.type.rawValue))])
+            }))]))
+        } else {
+            Output.print(sentence + (appended.last.map { " (seq \($0.seq), event \(appended[0].id))" } ?? ""))
+        }
+    }
+}
