@@ -7,10 +7,7 @@
 public import Engine
 public import EventLog
 public import LMDB
-public import Projections
 
-/// The filters of the `history` query (projections.md §2).
-public typealias HistoryQuery = Projections.HistoryQuery
 /// Which events an export writes (cli.md §7).
 public typealias LogFilter = Engine.LogFilter
 /// What a rebuild did.

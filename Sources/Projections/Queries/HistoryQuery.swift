@@ -1,21 +1,10 @@
 public import Domain
 public import StrictJSON
 
-/// `history` (projections.md §1): the scan list with its filters and search, newest first.
-public struct HistoryQuery: Sendable {
-    public enum ResultFilter: String, Sendable, CaseIterable { case all, success, failed }
-
-    public var type = ResultFilter.all
-    /// nil: the viewer's `historyWindow` when there is a viewer, else `all`.
-    public var window: HistoryWindow?
-    public var category: String?
-    public var search: String?
-    public var by: String?
-    public var limit = 50
-    public var offset = 0
-
-    public init() {}
-
+/// `history` (projections.md §1): the scan list with its filters and search, newest first. The filters
+/// are Domain's `HistoryQuery`.
+extension HistoryQuery {
+    /// The answer over `context`'s events; without a window, `viewer` sees their history-window setting.
     public func answer(_ context: QueryContext, viewer: String?) throws -> JSONValue {
         let models = context.models
         var window = self.window ?? .all
