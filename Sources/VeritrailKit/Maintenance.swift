@@ -7,10 +7,14 @@ import Glibc
 
 extension VeritrailStore {
     /// Recomputes every read model, and the Merkle tree, from the log (`veritrail rebuild`); `progress`
-    /// gets the events applied so far.
+    /// gets the events applied so far, of how many.
     @discardableResult
-    public func rebuild(progress: (UInt64) -> Void = { _ in }) throws(VeritrailError) -> RebuildSummary {
-        try VeritrailError.catching { try store.rebuild(progress: progress) }
+    public func rebuild(progress: (RebuildProgress) -> Void = { _ in }) throws(VeritrailError) -> RebuildSummary {
+        let summary = try VeritrailError.catching {
+            let total = try store.read { reader, _ in try reader.head().seq }
+            return try store.rebuild { progress(RebuildProgress(applied: $0, total: total)) }
+        }
+        return RebuildSummary(events: summary.events, rewroteScanList: summary.rewroteScanList)
     }
 
     /// Recomputes the hash chain from the first event (`veritrail log verify`): ok with the head, or the

@@ -1,6 +1,6 @@
 public import Domain
-public import Engine
-public import Projections
+import Engine
+import Projections
 public import StrictJSON
 
 /// Every query of projections.md, answered as the command line answers it with `--json`.
@@ -20,60 +20,87 @@ extension VeritrailStore {
         }
     }
 
+    /// Answers `query` with the clock it was answered at, in one read of the store: what a program that
+    /// renders answers for people needs (relative times are relative to `Answer.now`). `viewer` is
+    /// checked whatever the query, and a `history` without a window shows the viewer's setting.
+    public func answer(_ query: Query, viewer: String? = nil, asOf: AsOf? = nil,
+                       now: Timestamp? = nil) throws(VeritrailError) -> Answer {
+        try answer(asOf: asOf, now: now, viewer: viewer) { context in
+            var viewerWindow: HistoryWindow?
+            let json: JSONValue
+            switch query {
+            case .history(let history):
+                if history.window == nil, let viewer { viewerWindow = try context.activeAccount(viewer).settings.historyWindow }
+                json = try history.answer(context, viewer: viewer)
+            case .show(let scanId): json = try showScan(try ScanIdPrefix.resolve(scanId, context), context)
+            case .stats(let user): json = try Projections.stats(by: user, context)
+            case .lockout(let user): json = try Projections.lockout(user, context)
+            case .customers(let status): json = try Projections.customers(status: status, context)
+            case .customer(let user): json = try customerShow(user, context)
+            case .goals(let user, let month): json = try Projections.goals(user, month: month, context)
+            case .accounts: json = try Projections.accounts(context)
+            case .settings(let user): json = try Projections.settings(user, context)
+            case .searches(let user): json = try Projections.searches(user, context)
+            case .replay: json = try Projections.replay(context)
+            }
+            return Answer(json: json, now: context.now, viewerWindow: viewerWindow)
+        }
+    }
+
     /// The scan list, newest first, with `query`'s filters (`veritrail history`). Without a window, a
     /// viewer sees their history-window setting.
     public func history(_ query: HistoryQuery = HistoryQuery(), viewer: String? = nil, asOf: AsOf? = nil,
                         now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now, viewer: viewer) { try query.answer($0, viewer: viewer) }
+        try answer(.history(query), viewer: viewer, asOf: asOf, now: now).json
     }
 
     /// One scan as the history shows it (`veritrail show`); `scanId` may be its first 4 or more characters.
     public func show(scanId: String, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { context in try showScan(try ScanIdPrefix.resolve(scanId, context), context) }
+        try answer(.show(scanId: scanId), asOf: asOf, now: now).json
     }
 
     /// The home screen's numbers, of everyone's scans or `by`'s (`veritrail stats`).
     public func stats(by user: String? = nil, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.stats(by: user, $0) }
+        try answer(.stats(by: user), asOf: asOf, now: now).json
     }
 
     /// The passcode gate of `user`, or of every account (`veritrail lockout`).
     public func lockout(_ user: String? = nil, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.lockout(user, $0) }
+        try answer(.lockout(user), asOf: asOf, now: now).json
     }
 
     /// The customers, or those with `status` (`veritrail customers`).
     public func customers(status: CustomerStatus? = nil, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.customers(status: status, $0) }
+        try answer(.customers(status: status), asOf: asOf, now: now).json
     }
 
     /// One customer with its status history (`veritrail customer show`).
     public func customer(_ user: String, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try customerShow(user, $0) }
+        try answer(.customer(user), asOf: asOf, now: now).json
     }
 
     /// `user`'s monthly goal progress, of `month` or the month of now (`veritrail goals`).
     public func goals(_ user: String, month: Month? = nil, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.goals(user, month: month, $0) }
+        try answer(.goals(user, month: month), asOf: asOf, now: now).json
     }
 
     /// Every account, deleted ones too (`veritrail accounts`).
     public func accounts(asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.accounts($0) }
+        try answer(.accounts, asOf: asOf, now: now).json
     }
 
     /// `user`'s scanner and history settings (`veritrail settings`).
     public func settings(_ user: String, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.settings(user, $0) }
+        try answer(.settings(user), asOf: asOf, now: now).json
     }
 
     /// `user`'s last 10 distinct searches, newest first (`veritrail searches`).
     public func searches(_ user: String, asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.searches(user, $0) }
+        try answer(.searches(user), asOf: asOf, now: now).json
     }
 
     /// The auditor's view: every projection at once (`veritrail replay`, projections.md §7).
     public func replay(asOf: AsOf? = nil, now: Timestamp? = nil) throws(VeritrailError) -> JSONValue {
-        try answer(asOf: asOf, now: now) { try Projections.replay($0) }
+        try answer(.replay, asOf: asOf, now: now).json
     }
 }

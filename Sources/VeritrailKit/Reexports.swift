@@ -10,8 +10,6 @@ public import LMDB
 
 /// Which events an export writes (cli.md §7).
 public typealias LogFilter = Engine.LogFilter
-/// What a rebuild did.
-public typealias RebuildSummary = Engine.Store.RebuildSummary
 /// The result of checking the hash chain: ok with the head, or the first bad seq and why.
 public typealias VerificationOutcome = LogVerifier.Outcome
 /// The head of the log: its last seq, its hash and the last event's time.

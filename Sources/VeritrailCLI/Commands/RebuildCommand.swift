@@ -1,9 +1,5 @@
-import Domain
-import StrictJSON
-import EventLog
-import Projections
 import ArgumentParser
-import Engine
+import VeritrailKit
 
 /// `rebuild`: recomputes every read model from the log.
 struct RebuildCommand: ParsableCommand {
@@ -16,12 +12,16 @@ struct RebuildCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let store = try global.openStore()
-            let total = try store.read { reader, _ in try reader.head().seq }
-            let progress = Progress(label: "rebuilding", total: Int(total), unit: "events",
-                                    enabled: !global.json && Output.stderrIsTerminal)
-            let summary = try store.rebuild { progress.tick(Int($0)) }
-            progress.finish()
+            let store = try global.open()
+            // The bar is made at the first step, which says how many events there are.
+            var progress: Progress?
+            let summary = try store.rebuild { step in
+                let bar = progress ?? Progress(label: "rebuilding", total: Int(step.total), unit: "events",
+                                               enabled: !global.json && Output.stderrIsTerminal)
+                progress = bar
+                bar.tick(Int(step.applied))
+            }
+            progress?.finish()
             if global.json {
                 Output.json(J.object([("events", J.int(summary.events)), ("scanListRewritten", .bool(summary.rewroteScanList))]))
             } else {
