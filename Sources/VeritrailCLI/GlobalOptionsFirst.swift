@@ -1,5 +1,5 @@
 import ArgumentParser
-import Engine
+import VeritrailKit
 
 /// Lets the global options come before the command's name too (cli.md §1 welcomes it):
 /// `veritrail --store DIR --json stats` is read as `veritrail stats --store DIR --json`.
@@ -34,7 +34,7 @@ extension Veritrail {
     /// Runs the command line, with global options accepted before the command's name, a mistyped command
     /// answered with a suggestion (exit 64) and dash-led values taken as values (`CommandLineRepair`).
     public static func runCommandLine() {
-        StoreFaults.exit(withCode: Failure.storeFailed, prefix: "veritrail: ")
+        VeritrailStore.exitOnStoreFault(withCode: Failure.storeFailed, prefix: "veritrail: ")
         let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
         do {
             main(try CommandLineRepair.repair(arguments))

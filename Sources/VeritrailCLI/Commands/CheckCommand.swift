@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import StrictJSON
+import VeritrailKit
 
 /// `check EVENTS_FILE EXPECTATIONS_DIR`: asserts projections from an event fixture. It imports the events
-/// into a fresh store and asks every question file of the directory through this same executable, as a
-/// user would, comparing exit codes and JSON answers (by value: key order and number spelling aside).
+/// into a fresh store through the library and asks every question file of the directory through this same
+/// executable, as a user would, comparing exit codes and JSON answers (by value: key order and number spelling aside).
 /// `--update` writes the answers into the question files instead, so that a fixture is written by asking
 /// and then reviewed (cli.md §7).
 ///
@@ -37,10 +37,14 @@ struct CheckCommand: ParsableCommand {
             let storeDirectory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("veritrail-check-\(UUID().uuidString.lowercased())").path
             defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
-            // A fixed origin, so that `log status` (which shows it) answers the same in every run.
-            let imported = try Self.runSelf(["import", events, "--store", storeDirectory, "--origin", CheckCommand.origin, "--json"])
-            guard imported.exit == 0 else {
-                throw Failure.refused("the events did not import: \(imported.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+            // A fixed origin, so that `log status` (which shows it) answers the same in every run. The store is
+            // let go at once: the questions are asked by other processes.
+            do {
+                _ = try VeritrailStore.create(at: storeDirectory, importingNDJSON: events, origin: CheckCommand.origin)
+            } catch {
+                // Worded as `veritrail import` reports it, which the check quotes.
+                let why = ("veritrail: " + Failure.from(error).message).trimmingCharacters(in: .whitespacesAndNewlines)
+                throw Failure.refused("the events did not import: \(why)")
             }
             if update { return try rewrite(questions, store: storeDirectory) }
             var failed = 0

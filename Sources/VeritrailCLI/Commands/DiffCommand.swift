@@ -1,7 +1,5 @@
-import Projections
 import ArgumentParser
-import Domain
-import Engine
+import VeritrailKit
 
 /// `diff --from X [--to Y]`: "what changed since my last digest" — the events in between by type and actor,
 /// and the projections (scan figures, customers' statuses, passcode gates, goals) where they changed.
@@ -36,12 +34,9 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let store = try global.openStore()
-            if let viewer = global.actingUser {
-                _ = try store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { try $0.activeAccount(viewer) }
-            }
+            let store = try global.open()
             guard let start = AsOf(from) else { throw Failure.usage("--from must be a seq or a time") }
-            let answer = try store.diff(from: start, to: to.flatMap(AsOf.init), fallbackNow: environmentNow)
+            let answer = try store.diff(from: start, to: to.flatMap(AsOf.init), viewer: global.actingUser)
             if global.json { Output.json(answer) } else { Output.print(DiffReport.render(answer, utc: utc)) }
         }
     }

@@ -1,22 +1,15 @@
 public import ArgumentParser
-public import Domain
-import Engine
-public import Projections
-import StrictJSON
+public import VeritrailKit
 
-/// Answers one projection: opens the store, settles the clock and the kept events (projections.md §0),
-/// checks the viewer, and prints the JSON (`--json`) or the human form.
-func answer(_ global: GlobalOptions, _ clock: ClockOptions, human: (JSONValue, Timestamp) -> String = Human.render,
-            _ body: (QueryContext, String?) throws -> JSONValue) throws {
+/// Answers one projection through the library, which settles the clock and the kept events
+/// (projections.md §0) and checks the viewer, and prints the JSON (`--json`) or the human form.
+func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
+            human: (Answer) -> String = { Human.render($0.json, now: $0.now) }) throws {
     try runReporting {
-        let store = try global.openStore()
-        let viewer = global.actingUser
-        let (result, now) = try store.query(asOf: clock.asOfValue, now: clock.nowValue, fallbackNow: environmentNow) { context in
-            if let viewer { _ = try context.activeAccount(viewer) }
-            return (try body(context, viewer), context.now)
-        }
+        let store = try global.open()
+        let answer = try store.answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
         Human.absoluteTimes = clock.utc
-        if global.json { Output.json(result) } else { Output.print(human(result, now)) }
+        if global.json { Output.json(answer.json) } else { Output.print(human(answer)) }
     }
 }
 
@@ -58,11 +51,7 @@ struct HistoryCommand: ParsableCommand {
         var query = HistoryQuery()
         query.type = type; query.window = window; query.category = category; query.search = search
         query.by = by; query.limit = limit; query.offset = offset.value
-        var narrowed: HistoryWindow?
-        try answer(global, clock, human: { Human.history($0, now: $1, viewerWindow: narrowed) }) { context, viewer in
-            if window == nil, let viewer { narrowed = try context.activeAccount(viewer).settings.historyWindow }
-            return try query.answer(context, viewer: viewer)
-        }
+        try answer(global, clock, .history(query)) { Human.history($0.json, now: $0.now, viewerWindow: $0.viewerWindow) }
     }
 }
 
@@ -91,7 +80,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try answer(global, clock, human: Human.scan) { context, _ in try showScan(try ScanIdPrefix.resolve(scanId, context), context) }
+        try answer(global, clock, .show(scanId: scanId)) { Human.scan($0.json, now: $0.now) }
     }
 }
 
@@ -103,7 +92,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock, human: Human.stats) { context, _ in try stats(by: by, context) } }
+    func run() throws { try answer(global, clock, .stats(by: by)) { Human.stats($0.json, now: $0.now) } }
 }
 
 struct LockoutCommand: ParsableCommand {
@@ -114,7 +103,7 @@ struct LockoutCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock, human: Human.lockout) { context, _ in try lockout(user, context) } }
+    func run() throws { try answer(global, clock, .lockout(user)) { Human.lockout($0.json, now: $0.now) } }
 }
 
 struct CustomersCommand: ParsableCommand {
@@ -125,7 +114,7 @@ struct CustomersCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock, human: Human.customers) { context, _ in try customers(status: status, context) } }
+    func run() throws { try answer(global, clock, .customers(status: status)) { Human.customers($0.json, now: $0.now) } }
 }
 
 struct CustomerCommand: ParsableCommand {
@@ -142,7 +131,7 @@ struct CustomerCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
-        func run() throws { try answer(global, clock) { context, _ in try customerShow(user, context) } }
+        func run() throws { try answer(global, clock, .customer(user)) }
     }
 }
 
@@ -161,8 +150,8 @@ struct GoalsCommand: ParsableCommand {
     }
 
     func run() throws {
-        try answer(global, clock, human: { GoalRing.render($0, view: view, now: $1) }) { context, _ in
-            try goals(user, month: month.flatMap { Month($0) }, context)
+        try answer(global, clock, .goals(user, month: month.flatMap { Month($0) })) {
+            GoalRing.render($0.json, view: view, now: $0.now)
         }
     }
 }
@@ -173,7 +162,7 @@ struct AccountsCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock, human: Human.accounts) { context, _ in try accounts(context) } }
+    func run() throws { try answer(global, clock, .accounts) { Human.accounts($0.json, now: $0.now) } }
 }
 
 struct SettingsCommand: ParsableCommand {
@@ -190,7 +179,7 @@ struct SettingsCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
-        func run() throws { try answer(global, clock) { context, _ in try settings(user, context) } }
+        func run() throws { try answer(global, clock, .settings(user)) }
     }
 }
 
@@ -202,5 +191,5 @@ struct SearchesCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock) { context, _ in try searches(user, context) } }
+    func run() throws { try answer(global, clock, .searches(user)) }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Projections
+import VeritrailKit
 
 /// `replay` (projections.md §7): the auditor's view, every projection at once as of a seq or a time;
 /// without `--json`, a report that sums up each section (`ReplayReport`).
@@ -16,8 +16,6 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try answer(global, clock, human: { ReplayReport.render($0, style: TimeStyle(now: $1, utc: clock.utc)) }) { context, _ in
-            try replay(context)
-        }
+        try answer(global, clock, .replay) { ReplayReport.render($0.json, style: TimeStyle(now: $0.now, utc: clock.utc)) }
     }
 }

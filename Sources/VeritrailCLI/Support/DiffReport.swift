@@ -1,5 +1,4 @@
-import Domain
-import StrictJSON
+import VeritrailKit
 
 /// The human form of `diff`: the two points, the events between them counted, then each projection that
 /// changed as "before → after".

@@ -1,5 +1,4 @@
-import Domain
-import StrictJSON
+import VeritrailKit
 
 /// The human form of the answers: the same facts as the JSON, laid out for reading (cli.md §1):
 /// aligned tables, the status colours, relative times, the goal ring.

@@ -1,10 +1,6 @@
 import ArgumentParser
+import Foundation
 import VeritrailKit
-import Domain
-import Engine
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The options every command takes (cli.md §1), accepted after the command's name.
 struct GlobalOptions: ParsableArguments {
@@ -28,9 +24,6 @@ struct GlobalOptions: ParsableArguments {
             throw ValidationError("VERITRAIL_STORE is set but empty: give it a directory, or unset it for ./.veritrail")
         }
     }
-
-    /// Opens the existing store (exit 74 when there is none).
-    func openStore() throws -> Store { try Store(directory: storeDirectory) }
 
     /// Opens the existing store through the library (exit 74 when there is none), on the command line's
     /// clock (`environmentNow`).
@@ -66,7 +59,7 @@ struct ClockOptions: ParsableArguments {
 
 /// The clock when neither `--now` nor `--as-of` sets it: `VERITRAIL_NOW`, else the wall clock.
 func environmentNow() -> Timestamp {
-    environment("VERITRAIL_NOW").flatMap { Timestamp($0) } ?? WallClock.now()
+    environment("VERITRAIL_NOW").flatMap { Timestamp($0) } ?? VeritrailStore.wallClock()
 }
 
 func environment(_ name: String) -> String? {

@@ -1,4 +1,4 @@
-import StrictJSON
+import VeritrailKit
 
 /// JSON laid out for people and for review in a diff: one member or item per line, indented by one space
 /// per level, keys in the order given — the layout of the question files the fixture generators write

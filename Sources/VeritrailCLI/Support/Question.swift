@@ -1,5 +1,5 @@
 import Foundation
-import StrictJSON
+import VeritrailKit
 
 /// One question file of `check` (README, "Writing projection tests"), read and checked whole before any
 /// question is asked: a file that is not a question, or that has a key it does not know, is refused

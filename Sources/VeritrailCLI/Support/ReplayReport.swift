@@ -1,5 +1,4 @@
-import Domain
-import StrictJSON
+import VeritrailKit
 
 /// The human form of `replay` (the auditor's view): each section of the answer summed up in a few lines —
 /// the scan figures, who is locked out or unlocked, the customers with their statuses, the accounts by

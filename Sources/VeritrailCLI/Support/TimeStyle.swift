@@ -1,5 +1,4 @@
-import Domain
-import StrictJSON
+import VeritrailKit
 
 /// How the human output of `log tail`, `replay` and `diff` shows a time (the other answers through
 /// `Human.relative`, which `--utc` switches alike): relative to the clock ("3 h ago",
