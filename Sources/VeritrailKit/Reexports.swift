@@ -11,12 +11,8 @@ public import Projections
 
 /// The filters of the `history` query (projections.md §2).
 public typealias HistoryQuery = Projections.HistoryQuery
-/// Which events an export writes (cli.md §7).
-public typealias LogFilter = Engine.LogFilter
 /// What a rebuild did.
 public typealias RebuildSummary = Engine.Store.RebuildSummary
-/// The result of checking the hash chain: ok with the head, or the first bad seq and why.
-public typealias VerificationOutcome = LogVerifier.Outcome
 /// The head of the log: its last seq, its hash and the last event's time.
 public typealias StoreHead = LogHead
 /// An error LMDB reported, with its code (`MDB_*` or an `errno`).
