@@ -5,7 +5,7 @@
 @_exported public import Domain
 @_exported public import StrictJSON
 public import Engine
-public import EventLog
+import EventLog
 public import LMDB
 public import Projections
 
