@@ -1,6 +1,6 @@
 import LMDB
 import Dispatch
-import Domain
+public import Domain
 
 /// Recomputes the hash chain from the first event (projections.md §7, `log verify`).
 ///
@@ -8,10 +8,8 @@ import Domain
 /// the event before it, so links can be checked in any order: when every link holds, the whole chain holds
 /// from the first event. Large logs are checked in two halves at once, one per core.
 public enum LogVerifier {
-    public enum Outcome: Sendable, Equatable {
-        case ok(events: UInt64, head: LogHead)
-        case broken(firstBadSeq: UInt64, reason: String)
-    }
+    /// The outcome is Domain's, so that the library hands it on as it is.
+    public typealias Outcome = VerificationOutcome
 
     /// Below this many events one thread does the whole job.
     static let splitThreshold: UInt64 = 50_000

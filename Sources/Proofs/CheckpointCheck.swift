@@ -1,5 +1,5 @@
 import Dispatch
-import Domain
+public import Domain
 public import EventLog
 import LMDB
 

@@ -1,6 +1,7 @@
-import Domain
+public import Domain
 public import Engine
-public import EventLog
+import EventLog
+import Proofs
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,46 +18,58 @@ extension VeritrailStore {
         return RebuildSummary(events: summary.events, rewroteScanList: summary.rewroteScanList)
     }
 
-    /// Recomputes the hash chain from the first event (`veritrail log verify`): ok with the head, or the
-    /// first bad seq and why. A chain that does not hold is an answer, not an error; an error is a store
-    /// that can not be read.
-    public func verify() throws(VeritrailError) -> VerificationOutcome {
-        try VeritrailError.catching { try LogVerifier.verify(store.log) }
+    /// Checks the log (`veritrail log verify`): the hash chain from the first event, the id index, and —
+    /// without `asOf` — the Merkle tree and the kept signed checkpoint (proofs.md §2), all in one pass over
+    /// the events; with `digest`, also that the event at its seq still has its hash. With `asOf`, only the
+    /// events it keeps (1…N) and their chain: a checkpoint speaks of the whole log. Ok with the head, or the
+    /// first bad seq and why: a log that does not hold is an answer, not an error; an error is a store that
+    /// can not be read.
+    public func verify(digest: LogDigest? = nil, asOf: AsOf? = nil) throws(VeritrailError) -> VerificationOutcome {
+        let given = digest.map { (seq: $0.seq, hash: $0.hash) }
+        return try VeritrailError.catching {
+            guard let asOf else { return try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given) }
+            let through = try store.read { reader, _ in try reader.lastSeq(keptBy: asOf) }
+            return try LogVerifier.verify(store.log, digest: given, through: through)
+        }
     }
 
     /// Calls `line` with the out form of every event `filter` keeps (events.md §1: with `seq`, `id` and
     /// `hash`, one JSON object and its `\n`), in seq order, on one snapshot of the log. Returns how many.
+    /// An actor of the filter that never had an account is refused (`.unknown`), as `tail` refuses it.
     @discardableResult
     public func export(filter: LogFilter = LogFilter(), _ line: ([UInt8]) throws -> Void) throws(VeritrailError) -> Int {
-        try VeritrailError.catching {
-            var count = 0
-            try store.read { reader, _ in
-                try filter.forEach(reader) { seq, bytes in
-                    var out = try StoredEvent.canonical(bytes, seq: seq, withHash: true)
-                    out.append(0x0A)
-                    try line(out)
-                    count += 1
-                }
-            }
-            return count
-        }
+        try tail(filter, line: line)
     }
 
     /// Writes the export (`veritrail export --output`) to the file at `path`, created 0600 (or emptied),
-    /// and returns how many events it holds. Import it into an empty store to restore this one.
+    /// and returns how many events it holds. Import it into an empty store to restore this one. The
+    /// filter's actors are checked before the file is made, so a refused export writes nothing; the file
+    /// is written 256 KiB at a time. A write that fails is `.storeFailure` ("can not write the output file").
     @discardableResult
     public func export(to path: String, filter: LogFilter = LogFilter()) throws(VeritrailError) -> Int {
+        try VeritrailError.catching { try store.read { _, models in try Self.checkActors(filter, models) } }
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .unknown("can not write \(path): \(String(cString: strerror(errno)))", cause: nil) }
         defer { close(fd) }
-        return try export(filter: filter) { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw StoreError("can not write \(path): \(String(cString: strerror(errno)))") }
-                done += n
-            }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 18)
+        let count = try export(filter: filter) { bytes in
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 18 { try Self.writeAll(fd, &buffer) }
         }
+        try VeritrailError.catching { try Self.writeAll(fd, &buffer) }
+        return count
+    }
+
+    /// Writes all of `buffer` to `fd` and empties it.
+    private static func writeAll(_ fd: Int32, _ buffer: inout [UInt8]) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw StoreError("can not write the output file: \(String(cString: strerror(n < 0 ? errno : EIO)))") }
+            done += n
+        }
+        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -5,13 +5,9 @@
 @_exported public import Domain
 @_exported public import StrictJSON
 public import Engine
-public import EventLog
+import EventLog
 public import LMDB
 
-/// Which events an export writes (cli.md §7).
-public typealias LogFilter = Engine.LogFilter
-/// The result of checking the hash chain: ok with the head, or the first bad seq and why.
-public typealias VerificationOutcome = LogVerifier.Outcome
 /// The head of the log: its last seq, its hash and the last event's time.
 public typealias StoreHead = LogHead
 /// An error LMDB reported, with its code (`MDB_*` or an `errno`).

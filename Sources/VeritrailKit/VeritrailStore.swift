@@ -1,6 +1,6 @@
 public import Domain
 public import Engine
-public import EventLog
+import EventLog
 import Projections
 import StrictJSON
 

@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 public import EventLog
 public import StrictJSON
 

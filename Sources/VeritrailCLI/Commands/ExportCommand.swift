@@ -1,10 +1,5 @@
 import ArgumentParser
-import Domain
-import Engine
-import EventLog
-#if canImport(Glibc)
-import Glibc
-#endif
+import VeritrailKit
 
 /// `export [filters] [--output FILE]`: the out form, one event per line (events.md §1), of the whole log
 /// or of the events the filters of cli.md §7 keep. A filtered export is for reading (its lines keep their
@@ -27,29 +22,15 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let store = try global.openStore()
-            // Checked before the file is created, so that a refused export writes nothing.
-            try store.read { _, models in try filter.checkActors(models) }
-            var fd = STDOUT_FILENO
-            let file = output == "-" ? nil : output
-            if let file {
-                fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-                guard fd >= 0 else { throw Failure.refused("can not write \(file): \(String(cString: strerror(errno)))") }
+            let store = try global.open()
+            // The library checks the actors before it makes the file, so that a refused export writes nothing.
+            if let file = output, file != "-" {
+                try store.export(to: file, filter: filter.filter(last: filter.n))
+                return
             }
-            defer { if file != nil { close(fd) } }
-            let out = BufferedOutput(fd: fd)
-            try store.read { reader, _ in
-                try filter.filter(last: filter.n).forEach(reader) { seq, bytes in out.append(try outFormLine(bytes, seq: seq)) }
-            }
+            let out = BufferedOutput(fd: 1)
+            try store.export(filter: filter.filter(last: filter.n)) { out.append($0) }
             out.flush()
         }
     }
-}
-
-/// The out form of a stored record (events.md §1) with its line end: a line of `export` and of
-/// `log tail --json`, transcoded from the stored record.
-func outFormLine(_ bytes: UnsafeRawBufferPointer, seq: UInt64) throws -> [UInt8] {
-    var line = try StoredEvent.canonical(bytes, seq: seq, withHash: true)
-    line.append(0x0A)
-    return line
 }

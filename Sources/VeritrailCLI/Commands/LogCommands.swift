@@ -1,10 +1,5 @@
 import ArgumentParser
-import Domain
-import Engine
-import EventLog
-import Projections
-import Proofs
-import StrictJSON
+import VeritrailKit
 
 /// `log status | tail | verify | digest` (projections.md §7): the log as it is stored, or as it was after
 /// an earlier event with `--as-of` (cli.md §7). `--now` hides nothing from them.
@@ -34,18 +29,7 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let store = try global.openStore()
-                var status = try store.read { reader, models in
-                    let head = try reader.head()
-                    let cut = try reader.lastSeq(keptBy: clock.asOfValue)
-                    if cut == head.seq { return logStatus(try models.totals(), headSeq: head.seq, headHash: head.hash) }
-                    return try logStatus(reader, cutAt: try reader.head(through: cut))
-                }
-                // The store's origin (proofs.md §2); a store made before proofs has none until its first write.
-                if case .object(var members) = status, let origin = try store.origin() {
-                    _ = members.updateValue(.string(origin), forKey: "origin")
-                    status = .object(members)
-                }
+                let status = try global.open().logStatus(asOf: clock.asOfValue)
                 Human.absoluteTimes = clock.utc
                 if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
             }
@@ -73,16 +57,12 @@ struct LogCommand: ParsableCommand {
                 let style = TimeStyle(now: clock.nowValue ?? environmentNow(), utc: clock.utc)
                 let shortenCodes = Output.stdoutIsTerminal
                 var rows: [(seq: String, at: String, what: String)] = []
-                try global.openStore().read { reader, models in
-                    try filter.checkActors(models)
-                    let cut = try reader.lastSeq(keptBy: clock.asOfValue)
-                    try filter.filter(through: cut, last: filter.n ?? 10).forEach(reader) { seq, bytes in
-                        if global.json {
-                            out.append(try outFormLine(bytes, seq: seq))
-                        } else {
-                            let event = try reader.decode(bytes, seq: seq).event
-                            rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
-                        }
+                let store = try global.open()
+                if global.json {
+                    try store.tail(filter.filter(last: filter.n ?? 10), asOf: clock.asOfValue) { out.append($0) }
+                } else {
+                    try store.tail(filter.filter(last: filter.n ?? 10), asOf: clock.asOfValue) { seq, event in
+                        rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
                     }
                 }
                 let seqWidth = rows.map(\.seq.count).max() ?? 0, atWidth = rows.map { displayWidth($0.at) }.max() ?? 0
@@ -111,27 +91,16 @@ struct LogCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            if let digest, Verify.parse(digest) == nil {
+            if let digest, LogDigest(digest) == nil {
                 throw ValidationError("--digest must be SEQ:HASH (a seq, a colon, 64 lower-case hex digits)")
             }
         }
 
-        static func parse(_ text: String) -> (seq: UInt64, hash: [UInt8])? {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seq = UInt64(parts[0]),
-                  let hash = Hex.decode(String(parts[1])) else { return nil }
-            return (seq, hash)
-        }
-
         func run() throws {
             try runReporting {
-                let store = try global.openStore()
-                let given = digest.flatMap(Verify.parse)
+                let given = digest.flatMap(LogDigest.init)
                 // Without --as-of, the kept checkpoint (proofs.md §2) is checked too, in the chain's pass.
-                let outcome = clock.asOf == nil
-                    ? try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given)
-                    : try LogVerifier.verify(store.log, digest: given,
-                                             through: try store.read { reader, _ in try reader.lastSeq(keptBy: clock.asOfValue) })
+                let outcome = try global.open().verify(digest: given, asOf: clock.asOfValue)
                 switch outcome {
                 case let .ok(events, head):
                     if global.json {
@@ -141,7 +110,7 @@ struct LogCommand: ParsableCommand {
                         var line = "ok: \(events) event\(events == 1 ? "" : "s") verified"
                         if clock.asOf != nil { line += " (the log as of seq \(head.seq))" }
                         line += "; head \(head.digest)"
-                        if let given { line += ", and the digest \(given.seq):\(Hex.encode(given.hash)) matches" }
+                        if let given { line += ", and the digest \(given) matches" }
                         Output.print(line)
                     }
                 case let .broken(seq, reason):
@@ -167,9 +136,7 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                Output.print(try global.openStore().read { reader, _ in
-                    try reader.head(through: try reader.lastSeq(keptBy: clock.asOfValue)).digest
-                })
+                Output.print(try global.open().head(asOf: clock.asOfValue).digest)
             }
         }
     }

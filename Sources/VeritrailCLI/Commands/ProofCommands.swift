@@ -1,9 +1,5 @@
-import Domain
 import ArgumentParser
-import Engine
-import Projections
-import Proofs
-import StrictJSON
+import VeritrailKit
 
 /// `log key | checkpoint | prove | consistency` (proofs.md §2–3): the store's verifier key, signed
 /// checkpoints and RFC 6962 proofs in the C2SP formats, for an auditor's own verifier.
@@ -20,9 +16,9 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
-                let key = try global.openStore().withProofs { $0.identity.verifier }
+                let key = try global.open().verifierKey()
                 if global.json {
-                    Output.json(J.object([("origin", J.string(key.name)), ("key", J.string(key.text))]))
+                    Output.json(J.object([("origin", J.string(key.origin)), ("key", J.string(key.text))]))
                 } else {
                     Output.print(key.text)
                 }
@@ -41,14 +37,12 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
-                let (checkpoint, note) = try global.openStore().withProofs { proofs in
-                    try proofs.checkpoint(size: try within(size ?? proofs.head, proofs.head, "--size"))
-                }
+                let checkpoint = try global.open().checkpoint(size: size)
                 if global.json {
                     Output.json(J.object([("origin", J.string(checkpoint.origin)), ("size", J.int(checkpoint.size)),
-                                          ("root", J.string(checkpoint.root.hex)), ("checkpoint", J.string(note))]))
+                                          ("root", J.string(Hex.encode(checkpoint.root))), ("checkpoint", J.string(checkpoint.note))]))
                 } else {
-                    Output.write(Array(note.utf8))
+                    Output.write(Array(checkpoint.note.utf8))
                 }
             }
         }
@@ -69,15 +63,12 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
-                let proof = try global.openStore().withProofs { proofs in
-                    let size = try within(size ?? proofs.head, proofs.head, "--size")
-                    return try proofs.inclusion(seq: try within(seq, size, "SEQ"), size: size)
-                }
+                let proof = try global.open().inclusionProof(seq: seq, size: size)
                 if global.json {
                     Output.json(J.object([
                         ("seq", J.int(proof.seq)), ("index", J.int(proof.seq - 1)), ("size", J.int(proof.size)),
-                        ("leafHash", J.string(proof.leafHash.hex)), ("path", J.array(proof.path.map { J.string($0.hex) })),
-                        ("root", J.string(proof.root.hex)), ("checkpoint", J.string(proof.checkpoint)),
+                        ("leafHash", J.string(Hex.encode(proof.leafHash))), ("path", J.array(proof.path.map { J.string(Hex.encode($0)) })),
+                        ("root", J.string(Hex.encode(proof.root))), ("checkpoint", J.string(proof.checkpoint)),
                     ]))
                 } else {
                     Output.write(Array(proof.text.utf8))
@@ -97,14 +88,11 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
-                let proof = try global.openStore().withProofs { proofs in
-                    let size = try within(size ?? proofs.head, proofs.head, "--size")
-                    return try proofs.consistency(old: try within(old, size, "OLD"), size: size)
-                }
+                let proof = try global.open().consistencyProof(old: old, size: size)
                 if global.json {
                     Output.json(J.object([
-                        ("old", J.int(proof.old)), ("size", J.int(proof.size)), ("oldRoot", J.string(proof.oldRoot.hex)),
-                        ("root", J.string(proof.root.hex)), ("path", J.array(proof.path.map { J.string($0.hex) })),
+                        ("old", J.int(proof.old)), ("size", J.int(proof.size)), ("oldRoot", J.string(Hex.encode(proof.oldRoot))),
+                        ("root", J.string(Hex.encode(proof.root))), ("path", J.array(proof.path.map { J.string(Hex.encode($0)) })),
                         ("checkpoint", J.string(proof.checkpoint)),
                     ]))
                 } else {
@@ -113,14 +101,4 @@ extension LogCommand {
             }
         }
     }
-}
-
-/// `value` when it is at most `limit`; refused (65) otherwise, naming the argument.
-private func within(_ value: UInt64, _ limit: UInt64, _ name: String) throws -> UInt64 {
-    guard value <= limit else {
-        throw Failure.refused(name == "--size"
-            ? "--size \(value) is beyond the log's head (\(limit) events)"
-            : "\(name) \(value) is beyond the tree's size (\(limit))")
-    }
-    return value
 }

@@ -1,9 +1,5 @@
 import ArgumentParser
-import Domain
-import EventLog
-import Projections
-import Proofs
-import StrictJSON
+import VeritrailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +31,10 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             let signed = try checkpoint.map { path in (note: try readSmallFile(path), key: try verifierKey()) }
-            let outcome = try ExportCheck.run(LineReader(path: file), checkpoint: signed)
+            let reader = try LineReader(path: file)
+            var check = signed.map { ExportCheck(signedCheckpoint: $0.note, key: $0.key) } ?? ExportCheck()
+            while !check.isBroken, try reader.next({ line in check.check(line: line, number: reader.lineNumber) }) {}
+            let outcome = check.outcome
             switch outcome {
             case let .ok(events, head):
                 if json {
@@ -56,13 +55,13 @@ struct VerifyCommand: ParsableCommand {
     }
 
     /// `--key` as given, or read from the file it names when it is not a key itself.
-    private func verifierKey() throws -> VerifierKey {
+    private func verifierKey() throws -> LogKey {
         let given = key ?? ""
-        if let key = try? VerifierKey(parsing: given) { return key }
+        if let key = try? LogKey(parsing: given) { return key }
         guard access(given, R_OK) == 0 else { throw Failure.usage("--key must be a verifier key (NAME+KEYID+BASE64) or a file holding one") }
         let text = try readSmallFile(given).split(separator: "\n").first.map(String.init) ?? ""
         do {
-            return try VerifierKey(parsing: text)
+            return try LogKey(parsing: text)
         } catch {
             throw Failure.usage("--key \(given): \(error)")
         }
@@ -70,11 +69,13 @@ struct VerifyCommand: ParsableCommand {
 
     /// A checkpoint or key file: at most 64 KiB.
     private func readSmallFile(_ path: String) throws -> String {
+        let text: String?
         do {
-            guard let text = try CheckpointFile.read(path: path) else { throw Failure.usage("no such file: \(path)") }
-            return text
-        } catch let error as StoreError {
-            throw Failure.usage(error.message)
+            text = try ExportCheck.readSmallFile(path: path)
+        } catch {
+            throw Failure.usage(error.description)
         }
+        guard let text else { throw Failure.usage("no such file: \(path)") }
+        return text
     }
 }

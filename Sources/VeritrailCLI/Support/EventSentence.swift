@@ -1,4 +1,4 @@
-import Domain
+import VeritrailKit
 
 /// What an event did, as one sentence for the human `log tail` ("ines scanned QR-7F3A (Serum,
 /// counterfeit), scan s-0001", "admin moved bret to INPROCESS"): one phrase per event type of events.md §3.

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Domain
-import Engine
-import Projections
+import VeritrailKit
 
 /// The filters of `export` and `log tail` (cli.md §7): "who did what between two dates".
 struct LogFilterOptions: ParsableArguments {
@@ -29,25 +27,10 @@ struct LogFilterOptions: ParsableArguments {
         if let n, n < 1 { throw ValidationError("-n must be at least 1") }
     }
 
-    /// The filter, cut after event `through` (`--as-of`), keeping the last `last` matches (`-n`).
-    func filter(through: UInt64 = .max, last: Int?) -> LogFilter {
-        var filter = LogFilter()
-        filter.from = from
-        filter.through = min(to ?? .max, through)
-        filter.since = since.flatMap { Timestamp($0) }
-        filter.until = until.flatMap { Timestamp($0) }
-        filter.actors = Set(actors)
-        filter.types = Set(types.compactMap { EventType(rawValue: $0) })
-        filter.last = last
-        return filter
-    }
-
-    /// Refuses an `--actor` that never had an account (exit 65, as a query's unknown user): a misspelt name
-    /// would otherwise look like a user who did nothing. `system` (the actor of `init`) and deleted accounts
-    /// are known.
-    func checkActors(_ models: Models) throws {
-        for actor in actors where actor != "system" {
-            guard try models.account(actor) != nil else { throw Failure.refused("no such account \"\(actor)\" (--actor)") }
-        }
+    /// The filter, keeping the last `last` matches (`-n`). The library checks its actors (an `--actor`
+    /// that never had an account is refused, exit 65) and cuts it at `--as-of`.
+    func filter(last: Int?) -> LogFilter {
+        LogFilter(from: from, through: to ?? .max, since: since.flatMap { Timestamp($0) }, until: until.flatMap { Timestamp($0) },
+                  actors: Set(actors), types: Set(types.compactMap { EventType(rawValue: $0) }), last: last)
     }
 }

@@ -1,5 +1,4 @@
-import Domain
-import StrictJSON
+import VeritrailKit
 #if canImport(Glibc)
 import Glibc
 #endif

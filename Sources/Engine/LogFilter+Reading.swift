@@ -1,22 +1,8 @@
 public import Domain
 public import EventLog
 
-/// Which events `export` and `log tail` write (cli.md §7): a seq range, a time range, actors and types
-/// (any of those given), and at most the last `last` of them.
-public struct LogFilter: Sendable {
-    public var from: UInt64 = 1
-    public var through: UInt64 = .max
-    /// `at ≥ since` and `at ≤ until`.
-    public var since: Timestamp?
-    public var until: Timestamp?
-    /// Empty: every actor (every type).
-    public var actors: Set<String> = []
-    public var types: Set<EventType> = []
-    /// Only the last this many of the events that match.
-    public var last: Int?
-
-    public init() {}
-
+/// Reading the log through a filter (the filter itself is Domain's vocabulary).
+extension LogFilter {
     /// Calls `body` with every stored record that matches, in seq order.
     ///
     /// The seq and time bounds become one seq range (the time bounds by binary search, `LogCut`), so only
