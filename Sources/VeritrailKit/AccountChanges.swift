@@ -34,7 +34,7 @@ public struct AccountChanges: Sendable {
 
     /// The event's `data` for `username`, the address completed from `current` and its city placed (told to
     /// `placed`). `.malformed` when the address, completed, lacks its street, city or zipcode.
-    func data(_ username: String, current: Address?, placed: (_ city: String, _ placement: CityPlacement) -> Void) throws(VeritrailError) -> [(String, JSONValue?)] {
+    func data(_ username: String, current: Address?, placed: CityPlacementReport) throws(VeritrailError) -> [(String, JSONValue?)] {
         let address = try AddressInput(street: street, suite: suite, city: city, zipcode: zipcode, country: country)
             .data(current: current, placed: placed)
         let company = company.flatMap { name in
@@ -54,7 +54,7 @@ extension VeritrailStore {
     @discardableResult
     public func updateAccount(_ username: String, _ changes: AccountChanges, as actor: String, passcode: PasscodeProvider? = nil,
                               options: WriteOptions = WriteOptions(),
-                              placed: (_ city: String, _ placement: CityPlacement) -> Void = { _, _ in }) throws(VeritrailError) -> [AppendedEvent] {
+                              placed: CityPlacementReport = { _, _ in }) throws(VeritrailError) -> [AppendedEvent] {
         // The address as it is at the head, whatever the clock: the placed city is the one written.
         let current = try answer(asOf: .seq(.max), now: nil) { context in try context.activeAccount(username).address }
         let data = try changes.data(username, current: current, placed: placed)

@@ -45,7 +45,7 @@ public struct NewAccount: Sendable {
 
     /// The event's `data`, the city placed (told to `placed`): absent details stay absent. `.malformed` for
     /// an address without its street, city and zipcode.
-    func data(placed: (_ city: String, _ placement: CityPlacement) -> Void) throws(VeritrailError) -> [(String, JSONValue?)] {
+    func data(placed: CityPlacementReport) throws(VeritrailError) -> [(String, JSONValue?)] {
         let address = try AddressInput(street: street, suite: suite, city: city, zipcode: zipcode, country: country)
             .data(current: nil, placed: placed)
         let company = EventData.object([("name", EventData.string(company)), ("catchPhrase", EventData.string(catchPhrase)),
@@ -79,7 +79,7 @@ extension VeritrailStore {
     @discardableResult
     public func register(_ account: NewAccount, as actor: String? = nil, newPasscode: NewPasscodeProvider? = nil,
                          passcode: PasscodeProvider? = nil, options: WriteOptions = WriteOptions(),
-                         placed: (_ city: String, _ placement: CityPlacement) -> Void = { _, _ in }) throws(VeritrailError) -> [AppendedEvent] {
+                         placed: CityPlacementReport = { _, _ in }) throws(VeritrailError) -> [AppendedEvent] {
         let actor = actor ?? account.username
         let selfRegistering = actor == account.username
         if selfRegistering && account.role != .customer {
@@ -92,6 +92,7 @@ extension VeritrailStore {
             return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in [try registered(at)] }
         }
         guard let newPasscode else { throw .malformed("registering yourself sets a passcode: give newPasscode", line: nil) }
+        // A check of the rules only, under an id of its own: the write's id is checked when it is written.
         try appendGated(as: nil, passcode: nil, options: WriteOptions(dryRun: true)) { at, _ in [try registered(at)] }
         let credential = try Gatekeeper.credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) })
         return try appendGated(as: nil, passcode: nil, options: options) { at, _ in
@@ -114,6 +115,7 @@ extension VeritrailStore {
                                  [("username", .string(username)), ("reason", EventData.string(reason))])]
         }
         if let confirm {
+            // The rules only (the gate asks its passcode after the question), under an id of its own.
             try appendGated(as: nil, passcode: nil, options: WriteOptions(dryRun: true), make)
             let summary = AccountSummary(username: username, name: account.name, role: account.role)
             guard try VeritrailError.fromCaller({ try confirm(summary) }) else { return [] }

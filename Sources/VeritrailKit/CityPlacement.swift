@@ -66,6 +66,10 @@ public enum CityPlacement: Sendable, Equatable {
     }
 }
 
+/// Told where a write placed an address's city (`city`, as the address has it, completed from the current
+/// one in an update): before the write, so that a guess is told even when the write is then refused.
+public typealias CityPlacementReport = (_ city: String, _ placement: CityPlacement) -> Void
+
 /// A country the gazetteer does not know, given to place a city: the cause of the `.unknown` error, so that a
 /// caller can say it in its own words (the command line names its `--country` option).
 public struct UnknownCountry: Error, CustomStringConvertible {
@@ -86,7 +90,8 @@ struct AddressInput {
     /// The address's `data` and `geo`, or nil (both) when no part is given. The city is placed and the
     /// placement handed to `placed` before anything is written, so that a guess is told even when the
     /// write is refused. `.malformed` when street, city and zipcode are not all there.
-    func data(current: Address?, placed: (_ city: String, _ placement: CityPlacement) -> Void) throws(VeritrailError) -> (address: JSONValue?, geo: JSONValue?)? {
+    func data(current: Address?,
+              placed: CityPlacementReport) throws(VeritrailError) -> (address: JSONValue?, geo: JSONValue?)? {
         guard [street, suite, city, zipcode].contains(where: { $0 != nil }) else { return nil }
         guard let street = street ?? current?.street, let city = city ?? current?.city,
               let zipcode = zipcode ?? current?.zipcode else {

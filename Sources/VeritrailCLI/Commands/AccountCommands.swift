@@ -100,7 +100,9 @@ struct RegisterCommand: ParsableCommand {
             let appended = try words.run {
                 try AccountDetails.naming {
                     try session.store.register(account, as: global.actingUser, newPasscode: { username in
-                        guard reader.canRead else { throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin") }
+                        guard reader.canRead else {
+                            throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin")
+                        }
                         return try reader.readNew(for: username)
                     }, passcode: session.passcode, options: session.options, placed: Geocoder.tell)
                 }

@@ -109,7 +109,8 @@ struct SearchCommand: ParsableCommand {
                 Output.json(result)
             } else {
                 // Without --window the viewer's own window narrowed the answer: the human output says so.
-                let narrowed = window == nil ? try session.store.settings(actor)["historyWindow"]?.stringValue.flatMap(HistoryWindow.init) : nil
+                let setting = window == nil ? try session.store.settings(actor)["historyWindow"]?.stringValue : nil
+                let narrowed = setting.flatMap(HistoryWindow.init)
                 Output.print(Human.history(result, now: session.store.clock(), viewerWindow: narrowed))
             }
         }
@@ -133,7 +134,9 @@ struct FitnessCommand: ParsableCommand {
         @OptionGroup var retry: RetryOptions
 
         func run() throws {
-            let words = CommandWords(type: .fitnessUpdated, options: ["data.bodyType": "--body-type", "data.heightInches": "--height-inches"])
+            let words = CommandWords(type: .fitnessUpdated, options: [
+                "data.bodyType": "--body-type", "data.heightInches": "--height-inches",
+            ])
             try runReporting {
                 let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
                 let actor = try session.actor()
@@ -169,7 +172,9 @@ struct GoalCommand: ParsableCommand {
         }
 
         func run() throws {
-            let words = CommandWords(type: .goalSet, options: ["data.month": "--month", "data.metric": "--metric", "data.target": "--target"])
+            let words = CommandWords(type: .goalSet, options: [
+                "data.month": "--month", "data.metric": "--metric", "data.target": "--target",
+            ])
             try runReporting {
                 let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
                 let actor = try session.actor()

@@ -1,5 +1,4 @@
-import Domain
-import StrictJSON
+import VeritrailKit
 
 /// The goal ring drawn in the terminal, in the seed's three views: progress, last session, remaining.
 enum GoalRing {
