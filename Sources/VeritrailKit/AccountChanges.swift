@@ -1,5 +1,5 @@
 import Domain
-public import Engine
+import Engine
 import Projections
 import StrictJSON
 
@@ -16,10 +16,12 @@ public struct AccountChanges: Sendable {
     public var street: String?
     /// The suite or apartment.
     public var suite: String?
-    /// The city, kept as given (the library does not geocode it).
+    /// The city, kept as given, or `City, Country`: placed by the gazetteer for the account's `geo`.
     public var city: String?
     /// The postal code.
     public var zipcode: String?
+    /// The city's country, by name or ISO code, to place the city (not stored).
+    public var country: String?
     /// The company's name; with it, optionally its catch phrase and bs.
     public var company: String?
     /// The company's catch phrase.
@@ -30,32 +32,34 @@ public struct AccountChanges: Sendable {
     /// No change yet; set the fields to change.
     public init() {}
 
-    /// The event's `data` for `username`, the address completed from `current` as this write reads it.
-    func data(_ username: String, current: Address?) -> [(String, JSONValue?)] {
-        var address: JSONValue?
-        if [street, suite, city, zipcode].contains(where: { $0 != nil }) {
-            address = EventData.object([
-                ("street", EventData.string(street ?? current?.street)), ("suite", EventData.string(suite ?? current?.suite)),
-                ("city", EventData.string(city ?? current?.city)), ("zipcode", EventData.string(zipcode ?? current?.zipcode)),
-            ])
-        }
+    /// The event's `data` for `username`, the address completed from `current` and its city placed (told to
+    /// `placed`). `.malformed` when the address, completed, lacks its street, city or zipcode.
+    func data(_ username: String, current: Address?, placed: CityPlacementReport) throws(VeritrailError) -> [(String, JSONValue?)] {
+        let address = try AddressInput(street: street, suite: suite, city: city, zipcode: zipcode, country: country)
+            .data(current: current, placed: placed)
         let company = company.flatMap { name in
             EventData.object([("name", .string(name)), ("catchPhrase", EventData.string(catchPhrase)), ("bs", EventData.string(bs))])
         }
         return [("username", .string(username)), ("name", EventData.string(name)), ("phone", EventData.string(phone)),
-                ("website", EventData.string(website)), ("address", address), ("company", company)]
+                ("website", EventData.string(website)), ("address", address?.address), ("geo", address?.geo), ("company", company)]
     }
 }
 
 extension VeritrailStore {
     /// Changes `username`'s details (`veritrail account update`): by the account itself or an admin,
-    /// through the gate. An incomplete address (no current one to complete it from) is refused by the rules.
+    /// through the gate. An account that does not exist or is deleted is `.unknown`; the address's parts
+    /// not given are the account's current ones, and an address that lacks its street, city or zipcode
+    /// even so is `.malformed`. The city is placed and the placement told to `placed` before the write,
+    /// so that a guess is told even when the write is then refused.
     @discardableResult
-    public func updateAccount(_ username: String, _ changes: AccountChanges, as actor: String,
-                              passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
-        try appendGated(as: actor, passcode: passcode) { at, models in
-            let current = try models.account(username)?.address
-            return [try EventData.event(.accountUpdated, actor: actor, at: at, changes.data(username, current: current))]
+    public func updateAccount(_ username: String, _ changes: AccountChanges, as actor: String, passcode: PasscodeProvider? = nil,
+                              options: WriteOptions = WriteOptions(),
+                              placed: CityPlacementReport = { _, _ in }) throws(VeritrailError) -> [AppendedEvent] {
+        // The address as it is at the head, whatever the clock: the placed city is the one written.
+        let current = try answer(asOf: .seq(.max), now: nil) { context in try context.activeAccount(username).address }
+        let data = try changes.data(username, current: current, placed: placed)
+        return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
+            [try EventData.event(.accountUpdated, actor: actor, at: at, data)]
         }
     }
 }

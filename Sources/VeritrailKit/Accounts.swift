@@ -1,10 +1,10 @@
 public import Domain
-public import Engine
+import Engine
 import Projections
 import StrictJSON
 
-/// A new account's details, as `veritrail register` takes them (the address is kept without geo: the
-/// library does not geocode).
+/// A new account's details, as `veritrail register` takes them; the address's city is placed by the
+/// gazetteer (`CityPlacement`) and kept with its coordinates.
 public struct NewAccount: Sendable {
     /// The new username (unique, never reused).
     public var username: String
@@ -22,10 +22,12 @@ public struct NewAccount: Sendable {
     public var street: String?
     /// The suite or apartment.
     public var suite: String?
-    /// The city, kept as given (the library does not geocode it).
+    /// The city, kept as given, or `City, Country`: placed by the gazetteer for the account's `geo`.
     public var city: String?
     /// The postal code.
     public var zipcode: String?
+    /// The city's country, by name or ISO code, to place the city (not stored).
+    public var country: String?
     /// The company: its name, and optionally its catch phrase and bs.
     public var company: String?
     /// The company's catch phrase.
@@ -41,83 +43,92 @@ public struct NewAccount: Sendable {
         self.role = role
     }
 
-    /// The event's `data`: absent details stay absent, and the rules refuse an incomplete address.
-    var data: [(String, JSONValue?)] {
-        let address = EventData.object([("street", EventData.string(street)), ("suite", EventData.string(suite)),
-                                         ("city", EventData.string(city)), ("zipcode", EventData.string(zipcode))])
+    /// The event's `data`, the city placed (told to `placed`): absent details stay absent. `.malformed` for
+    /// an address without its street, city and zipcode.
+    func data(placed: CityPlacementReport) throws(VeritrailError) -> [(String, JSONValue?)] {
+        let address = try AddressInput(street: street, suite: suite, city: city, zipcode: zipcode, country: country)
+            .data(current: nil, placed: placed)
         let company = EventData.object([("name", EventData.string(company)), ("catchPhrase", EventData.string(catchPhrase)),
                                         ("bs", EventData.string(bs))])
         return [("username", .string(username)), ("role", .string(role.rawValue)), ("name", .string(name)),
                 ("email", .string(email)), ("phone", EventData.string(phone)), ("website", EventData.string(website)),
-                ("address", address), ("company", company)]
+                ("address", address?.address), ("geo", address?.geo), ("company", company)]
     }
+}
+
+/// The account a deletion would remove, shown to whoever confirms it.
+public struct AccountSummary: Sendable {
+    /// The username.
+    public var username: String
+    /// The person's name.
+    public var name: String
+    /// The account's role.
+    public var role: Role
 }
 
 extension VeritrailStore {
     /// Registers `account` (`veritrail register`): by an admin `actor` (any role, through the gate, asking
     /// `passcode` when needed), or, with `actor` nil or the account itself, a customer registering
-    /// themselves with `newPasscode`, set in the same transaction.
+    /// themselves, whose new passcode `newPasscode` gives and which is set in the same transaction.
+    ///
+    /// In the order a person meets them: registering yourself as another role than customer is not allowed;
+    /// an incomplete address is `.malformed`; the city is placed and the placement told to `placed` (even
+    /// when the write is then refused); registering yourself checks every rule before `newPasscode` is
+    /// asked, so that a refusal never asks in vain. What `newPasscode` throws refuses the registration as
+    /// not allowed, kept as the cause.
     @discardableResult
-    public func register(_ account: NewAccount, as actor: String? = nil, newPasscode: String? = nil,
-                         passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
+    public func register(_ account: NewAccount, as actor: String? = nil, newPasscode: NewPasscodeProvider? = nil,
+                         passcode: PasscodeProvider? = nil, options: WriteOptions = WriteOptions(),
+                         placed: CityPlacementReport = { _, _ in }) throws(VeritrailError) -> [AppendedEvent] {
         let actor = actor ?? account.username
         let selfRegistering = actor == account.username
-        var credential: Credential?
-        if selfRegistering {
-            guard let newPasscode else { throw .malformed("registering yourself sets a passcode: give newPasscode", line: nil) }
-            credential = try Gatekeeper.credential(for: newPasscode)
+        if selfRegistering && account.role != .customer {
+            throw .notAllowed("you can register yourself only as a customer; an admin registers other roles (--as ADMIN)",
+                              lockedSeconds: nil, cause: nil)
         }
-        return try appendGated(as: selfRegistering ? nil : actor, passcode: passcode) { at, _ in
-            var events = [try EventData.event(.accountRegistered, actor: actor, at: at, account.data)]
-            if let credential {
-                events.append(try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(account.username, credential)))
-            }
-            return events
+        let data = try account.data(placed: placed)
+        let registered = { (at: Timestamp) throws in try EventData.event(.accountRegistered, actor: actor, at: at, data) }
+        guard selfRegistering else {
+            return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in [try registered(at)] }
+        }
+        guard let newPasscode else { throw .malformed("registering yourself sets a passcode: give newPasscode", line: nil) }
+        // A check of the rules only, under an id of its own: the write's id is checked when it is written.
+        try appendGated(as: nil, passcode: nil, options: WriteOptions(dryRun: true)) { at, _ in [try registered(at)] }
+        let credential = try Gatekeeper.credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) })
+        return try appendGated(as: nil, passcode: nil, options: options) { at, _ in
+            [try registered(at),
+             try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(account.username, credential))]
         }
     }
 
-    /// Enters `actor`'s passcode (`veritrail unlock`): the attempt is recorded whatever its outcome; when
-    /// granted, `actor` may write for the next fifteen minutes. `.notAllowed` when denied or locked out.
-    public func unlock(_ actor: String, passcode: String) throws(VeritrailError) {
-        _ = try VeritrailError.catching { try store.activeAccount(actor) }
-        try attempt(actor, passcode: passcode)
-    }
-
-    /// Sets a passcode (`veritrail passcode set`): one's own (`target` nil or `actor`) after checking the
-    /// `current` one when there is one (an attempt like any other), or, as an admin, another's, through
-    /// the gate.
+    /// Deletes `username` (`veritrail account delete`; admins only, never the last admin). With `confirm`,
+    /// every rule is checked first, then `confirm` is asked with the account: false deletes nothing and
+    /// returns no events; what it throws refuses the deletion as not allowed, kept as the cause.
+    /// An account that does not exist or is deleted is `.unknown` before anything is asked.
     @discardableResult
-    public func setPasscode(to newPasscode: String, for target: String? = nil, current: String? = nil, as actor: String,
-                            passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
-        let target = target ?? actor
-        let credential = try Gatekeeper.credential(for: newPasscode)
-        if target == actor {
-            let hasPasscode = try VeritrailError.catching { try store.activeAccount(actor).lockout.hasPasscode }
-            if hasPasscode {
-                guard let current else { throw .notAllowed("the current passcode is needed to change it", lockedSeconds: nil, cause: nil) }
-                try attempt(actor, passcode: current)
-            }
-        }
-        return try appendGated(as: target == actor ? nil : actor, passcode: passcode) { at, _ in
-            [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]
-        }
-    }
-
-    /// Deletes `username` (`veritrail account delete`; admins only, never the last admin).
-    @discardableResult
-    public func deleteAccount(_ username: String, reason: String? = nil, as actor: String,
-                              passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
-        try appendGated(as: actor, passcode: passcode) { at, _ in
+    public func deleteAccount(_ username: String, reason: String? = nil, as actor: String, passcode: PasscodeProvider? = nil,
+                              options: WriteOptions = WriteOptions(),
+                              confirm: ((AccountSummary) throws -> Bool)? = nil) throws(VeritrailError) -> [AppendedEvent] {
+        let account = try answer(asOf: .seq(.max), now: nil) { context in try context.activeAccount(username) }
+        let make = { (at: Timestamp, _: Models) throws in
             [try EventData.event(.accountDeleted, actor: actor, at: at,
                                  [("username", .string(username)), ("reason", EventData.string(reason))])]
         }
+        if let confirm {
+            // The rules only (the gate asks its passcode after the question), under an id of its own.
+            try appendGated(as: nil, passcode: nil, options: WriteOptions(dryRun: true), make)
+            let summary = AccountSummary(username: username, name: account.name, role: account.role)
+            guard try VeritrailError.fromCaller({ try confirm(summary) }) else { return [] }
+        }
+        return try appendGated(as: actor, passcode: passcode, options: options, make)
     }
 
     /// Moves a customer to another process status (`veritrail customer status`; admins only).
     @discardableResult
     public func changeCustomerStatus(_ username: String, to status: CustomerStatus, note: String? = nil, as actor: String,
-                                     passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
-        try appendGated(as: actor, passcode: passcode) { at, _ in
+                                     passcode: PasscodeProvider? = nil,
+                                     options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
+        try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.statusChanged, actor: actor, at: at,
                                  [("username", .string(username)), ("status", .string(status.rawValue)), ("note", EventData.string(note))])]
         }
@@ -126,9 +137,9 @@ extension VeritrailStore {
     /// Changes `actor`'s own scanner and history settings (`veritrail settings set`); nil leaves one as it is.
     @discardableResult
     public func updateSettings(flash: Bool? = nil, captureMode: CaptureMode? = nil, historyWindow: HistoryWindow? = nil,
-                               color: ScannerColor? = nil, as actor: String,
-                               passcode: PasscodeProvider? = nil) throws(VeritrailError) -> [AppendedEvent] {
-        try appendGated(as: actor, passcode: passcode) { at, _ in
+                               color: ScannerColor? = nil, as actor: String, passcode: PasscodeProvider? = nil,
+                               options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
+        try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.settingsChanged, actor: actor, at: at, [
                 ("username", .string(actor)), ("flash", EventData.bool(flash)), ("captureMode", EventData.string(captureMode?.rawValue)),
                 ("historyWindow", EventData.string(historyWindow?.rawValue)), ("color", EventData.string(color?.rawValue)),

@@ -85,8 +85,9 @@ extension VeritrailStore {
 
     /// Records `actor`'s search and answers it like `history` with `search` (`veritrail search`); needs no
     /// passcode.
-    public func search(_ text: String, window: HistoryWindow? = nil, limit: Int = 50, as actor: String) throws(VeritrailError) -> JSONValue {
-        try appendGated(as: nil, passcode: nil) { at, _ in
+    public func search(_ text: String, window: HistoryWindow? = nil, limit: Int = 50, as actor: String,
+                       options: WriteOptions = WriteOptions()) throws(VeritrailError) -> JSONValue {
+        try appendGated(as: nil, passcode: nil, options: options) { at, _ in
             [try EventData.event(.searchPerformed, actor: actor, at: at, [("username", .string(actor)), ("query", .string(text))])]
         }
         var query = HistoryQuery()

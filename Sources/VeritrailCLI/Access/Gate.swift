@@ -2,9 +2,11 @@ import Domain
 import Engine
 import Projections
 
-/// The passcode gate as the command line meets it (cli.md §5): the engine decides, inside the write
+/// The passcode gate as `WriteCommand` meets it (cli.md §5): the engine decides, inside the write
 /// transaction, whether an actor may act (`Store.appendGated`) and what an attempt records
-/// (`Store.attemptPasscode`); this asks for the passcode and words the answers.
+/// (`Store.attemptPasscode`); this asks for the passcode and words the answers. The commands that write
+/// through the library meet the gate there (`VeritrailStore.unlock`, `PasscodeProvider`); this goes with
+/// `WriteCommand`, its last user. The refusals' words are `Failure.from(_: GateRefusal)`.
 struct Gate {
     let store: Store
     let reader: PasscodeReader
@@ -30,7 +32,7 @@ struct Gate {
         case .granted:
             return
         case .locked:
-            throw Failure.notAllowed(Gate.lockedMessage(actor, seconds: attempt.lockedSeconds))
+            throw Failure.notAllowed(Failure.lockedOut(actor, seconds: attempt.lockedSeconds))
         case .denied:
             if attempt.lockedSeconds > 0 {
                 throw Failure.notAllowed("wrong passcode: \(actor) is now locked out for \(attempt.lockedSeconds) s after \(Lockout.maxFailures) wrong passcodes")
@@ -41,18 +43,5 @@ struct Gate {
     }
 
     /// The words for a write the gate did not let through.
-    static func failure(_ refusal: GateRefusal) -> Failure {
-        switch refusal {
-        case .unset(let actor):
-            .notAllowed("\(actor) has no passcode yet: set one with `veritrail passcode set --as \(actor)`")
-        case let .locked(actor, _, seconds):
-            .notAllowed(lockedMessage(actor, seconds: seconds))
-        case .required(let actor):
-            .notAllowed("\(actor) is not unlocked: run `veritrail unlock --as \(actor)` or pass --passcode-stdin")
-        }
-    }
-
-    static func lockedMessage(_ actor: String, seconds: Int64) -> String {
-        "\(actor) is locked out after \(Lockout.maxFailures) wrong passcodes: try again in \(seconds) s"
-    }
+    static func failure(_ refusal: GateRefusal) -> Failure { Failure.from(refusal) }
 }

@@ -1,12 +1,6 @@
-import Geocoding
 public import ArgumentParser
-public import Domain
-import Engine
-import Projections
-import StrictJSON
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+public import VeritrailKit
 
 extension Role: ExpressibleByArgument {}
 
@@ -33,8 +27,6 @@ struct AccountDetails: ParsableArguments {
         "data.company.catchPhrase": "--catch-phrase", "data.company.bs": "--bs", "data.reason": "--reason",
     ]
 
-    var givesAddress: Bool { [street, suite, city, zipcode].contains { $0 != nil } }
-
     func validate() throws {
         if company == nil && (catchPhrase != nil || bs != nil) {
             throw ValidationError("--catch-phrase and --bs need --company")
@@ -42,33 +34,32 @@ struct AccountDetails: ParsableArguments {
         if country != nil && city == nil { throw ValidationError("--country is for geocoding --city: give --city too") }
     }
 
-    /// Adds the given details to `data`, the address completed from `current` (an update changes only the
-    /// parts given), and geocodes the city, saying on stderr where it was placed. Throws a usage error when
-    /// the address is incomplete.
-    func add(to data: inout DataFields, name: String?, current: Address? = nil) throws {
-        data.set("name", name); data.set("phone", phone); data.set("website", website)
-        if givesAddress {
-            guard let street = street ?? current?.street, let city = city ?? current?.city,
-                  let zipcode = zipcode ?? current?.zipcode else {
-                throw Failure.usage("an address needs --street, --city and --zipcode together (--suite is optional)")
-            }
-            var address = DataFields()
-            address.set("street", street); address.set("suite", suite ?? current?.suite)
-            address.set("city", city); address.set("zipcode", zipcode)
-            data.set("address", object: address)
-            if let placement = try Geocoder.place(city: city, country: country) {
-                Output.note(Geocoder.describe(city, placement))
-                if let lat = JSONNumber(placement.city.lat), let lng = JSONNumber(placement.city.lng) {
-                    data.set("geo", J.object([("lat", .number(lat)), ("lng", .number(lng))]))
-                }
-            } else {
-                Output.note("note: could not place \"\(Escaped.text(city))\" in the gazetteer: the address is kept without geo")
-            }
-        }
-        if let company {
-            var c = DataFields()
-            c.set("name", company); c.set("catchPhrase", catchPhrase); c.set("bs", bs)
-            data.set("company", object: c)
+    /// The new account: these details, with the command's username, name, e-mail and role.
+    func account(_ username: String, name: String, email: String, role: Role) -> NewAccount {
+        var account = NewAccount(username: username, name: name, email: email, role: role)
+        account.phone = phone; account.website = website
+        account.street = street; account.suite = suite; account.city = city; account.zipcode = zipcode
+        account.country = country
+        account.company = company; account.catchPhrase = catchPhrase; account.bs = bs
+        return account
+    }
+
+    /// The changes these details make, with the command's name.
+    func changes(name: String?) -> AccountChanges {
+        var changes = AccountChanges()
+        changes.name = name; changes.phone = phone; changes.website = website
+        changes.street = street; changes.suite = suite; changes.city = city; changes.zipcode = zipcode
+        changes.country = country
+        changes.company = company; changes.catchPhrase = catchPhrase; changes.bs = bs
+        return changes
+    }
+
+    /// Runs `body`, a country the gazetteer does not know said as `--country`'s refusal.
+    static func naming<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch VeritrailError.unknown(_, let cause as UnknownCountry) {
+            throw Failure.refused("--country: \(cause)")
         }
     }
 }
@@ -103,37 +94,20 @@ struct RegisterCommand: ParsableCommand {
     func run() throws {
         let words = CommandWords(type: .accountRegistered, options: AccountDetails.options.merging(["data.username": "USERNAME"]) { $1 })
         try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-            let actor = global.actingUser ?? username
-            var data = DataFields()
-            data.set("username", username); data.set("role", role.rawValue); data.set("email", email)
-            let selfRegistering = actor == username
-            if selfRegistering {
-                guard role == .customer else {
-                    throw Failure.notAllowed("you can register yourself only as a customer; an admin registers other roles (--as ADMIN)")
+            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+            let reader = PasscodeReader(fromStdin: passcodeStdin)
+            let account = details.account(username, name: name, email: email, role: role)
+            let appended = try words.run {
+                try AccountDetails.naming {
+                    try session.store.register(account, as: global.actingUser, newPasscode: { username in
+                        guard reader.canRead else {
+                            throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin")
+                        }
+                        return try reader.readNew(for: username)
+                    }, passcode: session.passcode, options: session.options, placed: Geocoder.tell)
                 }
             }
-            try details.add(to: &data, name: name)
-            var credential: Credential?
-            if selfRegistering {
-                // A refusal comes before the new passcode is asked.
-                try RuleCheck.check(writer.store, words) { at, _ in
-                    [try EventBuilder.event(.accountRegistered, actor: actor, at: at, data: data.pairs)]
-                }
-                let reader = PasscodeReader(fromStdin: passcodeStdin)
-                guard reader.canRead else { throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin") }
-                credential = try Passcodes.credential(for: try reader.readNew(for: username))
-            }
-            let logged = try words.run {
-                try writer.append(unlocking: selfRegistering ? nil : actor) { at, _ in
-                    var events = [try EventBuilder.event(.accountRegistered, actor: actor, at: at, data: data.pairs)]
-                    if let credential {
-                        events.append(try EventBuilder.event(.passcodeSet, actor: actor, at: at, data: PasscodeCommand.data(username, credential)))
-                    }
-                    return events
-                }
-            }
-            writer.report(logged, "registered \(username) (\(role.rawValue))")
+            session.report(appended, "registered \(username) (\(role.rawValue))")
         }
     }
 }
@@ -163,18 +137,15 @@ struct AccountCommand: ParsableCommand {
         func run() throws {
             let words = CommandWords(type: .accountUpdated, options: AccountDetails.options)
             try runReporting {
-                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-                let actor = try writer.actor()
-                let account = try writer.store.latest { try $0.activeAccount(user) }
-                var data = DataFields()
-                data.set("username", user)
-                try details.add(to: &data, name: name, current: account.address)
-                let logged = try words.run {
-                    try writer.append(unlocking: actor) { at, _ in
-                        [try EventBuilder.event(.accountUpdated, actor: actor, at: at, data: data.pairs)]
+                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+                let actor = try session.actor()
+                let appended = try words.run {
+                    try AccountDetails.naming {
+                        try session.store.updateAccount(user, details.changes(name: name), as: actor, passcode: session.passcode,
+                                                        options: session.options, placed: Geocoder.tell)
                     }
                 }
-                writer.report(logged, "updated \(user)")
+                session.report(appended, "updated \(user)")
             }
         }
     }
@@ -198,28 +169,30 @@ struct AccountCommand: ParsableCommand {
         func run() throws {
             let words = CommandWords(type: .accountDeleted, options: AccountDetails.options)
             try runReporting {
-                let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-                let actor = try writer.actor()
-                let account = try writer.store.latest { try $0.activeAccount(user) }
-                let make: (Timestamp, Models) throws -> [IncomingEvent] = { at, _ in
-                    var data = DataFields()
-                    data.set("username", user); data.set("reason", reason)
-                    return [try EventBuilder.event(.accountDeleted, actor: actor, at: at, data: data.pairs)]
+                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+                let actor = try session.actor()
+                var declined = false
+                let appended = try words.run {
+                    try session.store.deleteAccount(user, reason: reason, as: actor, passcode: session.passcode,
+                                                    options: session.options, confirm: yes ? nil : { account in
+                        declined = !(try Delete.confirm(account))
+                        return !declined
+                    })
                 }
-                // A refusal (the last admin, not an admin) comes before the question.
-                try RuleCheck.check(writer.store, words, make)
-                if !yes {
-                    guard isatty(STDIN_FILENO) == 1 else { throw Failure.usage("deleting needs confirmation: pass --yes") }
-                    Output.prompt("Delete \(Escaped.text(user)) (\(Escaped.text(account.name)), \(account.role.rawValue))? [y/N] ")
-                    let answer = readLine() ?? ""
-                    guard answer.lowercased() == "y" || answer.lowercased() == "yes" else {
-                        Output.note("nothing deleted")
-                        return
-                    }
+                if declined {
+                    Output.note("nothing deleted")
+                } else {
+                    session.report(appended, "deleted \(user)")
                 }
-                let logged = try words.run { try writer.append(unlocking: actor, make) }
-                writer.report(logged, "deleted \(user)")
             }
+        }
+
+        /// Asks on the terminal whether to delete `account`; a script passes --yes instead.
+        private static func confirm(_ account: AccountSummary) throws -> Bool {
+            guard isatty(STDIN_FILENO) == 1 else { throw Failure.usage("deleting needs confirmation: pass --yes") }
+            Output.prompt("Delete \(Escaped.text(account.username)) (\(Escaped.text(account.name)), \(account.role.rawValue))? [y/N] ")
+            let answer = (readLine() ?? "").lowercased()
+            return answer == "y" || answer == "yes"
         }
     }
 }

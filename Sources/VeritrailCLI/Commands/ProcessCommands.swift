@@ -1,8 +1,5 @@
 public import ArgumentParser
-public import Domain
-import Engine
-import Projections
-import StrictJSON
+public import VeritrailKit
 
 extension GoalMetric: ExpressibleByArgument {}
 
@@ -21,13 +18,18 @@ struct CustomerStatusCommand: ParsableCommand {
     @OptionGroup var retry: RetryOptions
 
     func run() throws {
-        try WriteCommand.appendOne(.statusChanged, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+        let words = CommandWords(type: .statusChanged, options: [
             "data.username": "USER", "data.status": "STATUS", "data.note": "--note",
-        ], data: { _, _ in
-            var data = DataFields()
-            data.set("username", user); data.set("status", status.rawValue); data.set("note", note)
-            return data.pairs
-        }, said: { _ in "\(user) is now \(status.rawValue)" })
+        ])
+        try runReporting {
+            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+            let actor = try session.actor()
+            let appended = try words.run {
+                try session.store.changeCustomerStatus(user, to: status, note: note, as: actor, passcode: session.passcode,
+                                                       options: session.options)
+            }
+            session.report(appended, "\(user) is now \(status.rawValue)")
+        }
     }
 }
 
@@ -64,16 +66,19 @@ struct SettingsSetCommand: ParsableCommand {
     }
 
     func run() throws {
-        try WriteCommand.appendOne(.settingsChanged, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+        let words = CommandWords(type: .settingsChanged, options: [
             "data.flash": "--flash", "data.captureMode": "--capture-mode", "data.historyWindow": "--history-window",
             "data.color": "--color",
-        ], data: { actor, _ in
-            var data = DataFields()
-            data.set("username", actor); data.set("flash", flash.map { $0 == .on })
-            data.set("captureMode", captureMode?.rawValue); data.set("historyWindow", historyWindow?.rawValue)
-            data.set("color", color?.rawValue)
-            return data.pairs
-        }, said: { "changed the settings of \($0)" })
+        ])
+        try runReporting {
+            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+            let actor = try session.actor()
+            let appended = try words.run {
+                try session.store.updateSettings(flash: flash.map { $0 == .on }, captureMode: captureMode, historyWindow: historyWindow,
+                                                 color: color, as: actor, passcode: session.passcode, options: session.options)
+            }
+            session.report(appended, "changed the settings of \(actor)")
+        }
     }
 }
 
@@ -97,19 +102,17 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: false, eventID: retry.id)
-            let actor = try writer.actor()
-            try writer.append(unlocking: nil) { at, _ in
-                [try EventBuilder.event(.searchPerformed, actor: actor, at: at,
-                                        data: [("username", J.string(actor)), ("query", J.string(query))])]
+            let session = try Session(global: global, eventID: retry.id)
+            let actor = try session.actor()
+            let result = try session.store.search(query, window: window, limit: limit, as: actor, options: session.options)
+            if global.json {
+                Output.json(result)
+            } else {
+                // Without --window the viewer's own window narrowed the answer: the human output says so.
+                let setting = window == nil ? try session.store.settings(actor)["historyWindow"]?.stringValue : nil
+                let narrowed = setting.flatMap(HistoryWindow.init)
+                Output.print(Human.history(result, now: session.store.clock(), viewerWindow: narrowed))
             }
-            var history = HistoryQuery()
-            history.search = query; history.window = window; history.limit = limit
-            let (result, now, narrowed) = try writer.store.query(asOf: nil, now: nil, fallbackNow: environmentNow) { context in
-                (try history.answer(context, viewer: actor), context.now,
-                 window == nil ? try context.activeAccount(actor).settings.historyWindow : nil)
-            }
-            if global.json { Output.json(result) } else { Output.print(Human.history(result, now: now, viewerWindow: narrowed)) }
         }
     }
 }
@@ -131,11 +134,18 @@ struct FitnessCommand: ParsableCommand {
         @OptionGroup var retry: RetryOptions
 
         func run() throws {
-            try WriteCommand.appendOne(.fitnessUpdated, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+            let words = CommandWords(type: .fitnessUpdated, options: [
                 "data.bodyType": "--body-type", "data.heightInches": "--height-inches",
-            ], data: { actor, _ in
-                [("username", J.string(actor)), ("bodyType", J.int(bodyType)), ("heightInches", J.int(heightInches))]
-            }, said: { "updated the fitness profile of \($0)" })
+            ])
+            try runReporting {
+                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+                let actor = try session.actor()
+                let appended = try words.run {
+                    try session.store.setFitness(bodyType: bodyType, heightInches: heightInches, as: actor, passcode: session.passcode,
+                                                 options: session.options)
+                }
+                session.report(appended, "updated the fitness profile of \(actor)")
+            }
         }
     }
 }
@@ -162,12 +172,18 @@ struct GoalCommand: ParsableCommand {
         }
 
         func run() throws {
-            try WriteCommand.appendOne(.goalSet, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+            let words = CommandWords(type: .goalSet, options: [
                 "data.month": "--month", "data.metric": "--metric", "data.target": "--target",
-            ], data: { actor, at in
-                [("username", J.string(actor)), ("month", J.string(month ?? at.month.description)),
-                 ("metric", J.string(metric.rawValue)), ("target", J.int(target))]
-            }, said: { "set the \(metric.rawValue) goal of \($0) to \(target)" })
+            ])
+            try runReporting {
+                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+                let actor = try session.actor()
+                let appended = try words.run {
+                    try session.store.setGoal(metric, target: target, month: month.flatMap(Month.init), as: actor,
+                                              passcode: session.passcode, options: session.options)
+                }
+                session.report(appended, "set the \(metric.rawValue) goal of \(actor) to \(target)")
+            }
         }
     }
 }
@@ -196,15 +212,20 @@ struct SessionCommand: ParsableCommand {
         @OptionGroup var retry: RetryOptions
 
         func run() throws {
-            let id = sessionId ?? "ses-" + EventID.random().prefix(8)
-            try WriteCommand.appendOne(.sessionRecorded, global: global, passcodeStdin: passcodeStdin, eventID: retry.id, options: [
+            let words = CommandWords(type: .sessionRecorded, options: [
                 "data.username": "--user", "data.sessionId": "--session-id", "data.date": "--date", "data.park": "--park",
                 "data.startTime": "--start", "data.endTime": "--end", "data.jumps": "--jumps", "data.calories": "--calories",
-            ], data: { actor, at in
-                [("username", J.string(user ?? actor)), ("sessionId", J.string(id)),
-                 ("date", J.string(date ?? at.date.description)), ("park", J.string(park)), ("startTime", J.string(start)),
-                 ("endTime", J.string(end)), ("jumps", J.int(jumps)), ("calories", J.int(calories))]
-            }, said: { _ in "recorded session \(id)" })
+            ])
+            try runReporting {
+                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+                let actor = try session.actor()
+                let recorded = try words.run {
+                    try session.store.recordSession(park: park, start: start, end: end, jumps: jumps, calories: calories, date: date,
+                                                    sessionId: sessionId, for: user, as: actor, passcode: session.passcode,
+                                                    options: session.options)
+                }
+                session.report(recorded.events, "recorded session \(recorded.sessionId)")
+            }
         }
     }
 }

@@ -34,7 +34,7 @@ struct Failure: Error, CustomStringConvertible {
             case .refused(let m): return .refused(m)
             }
         case let a as InactiveAccount: return .refused(a.description)
-        case let g as GateRefusal: return Gate.failure(g)
+        case let g as GateRefusal: return from(g)
         case let s as StoreError: return Failure(code: storeFailed, message: s.message)
         case let c as CommitFailed: return Failure(code: storeFailed, message: c.description)
         case let r as RetriesExhausted: return Failure(code: storeFailed, message: r.description)
@@ -51,9 +51,28 @@ extension Failure {
     static func from(_ error: VeritrailError) -> Failure {
         if case .notAllowed(_, _, let cause) = error {
             if let own = cause as? Failure { return own }
-            if let refusal = cause as? GateRefusal { return Gate.failure(refusal) }
+            if let refusal = cause as? GateRefusal { return from(refusal) }
         }
         return Failure(code: error.exitCode, message: error.description)
+    }
+}
+
+extension Failure {
+    /// The words for a write the gate did not let through: each refusal says which command opens the way.
+    static func from(_ refusal: GateRefusal) -> Failure {
+        switch refusal {
+        case .unset(let actor):
+            .notAllowed("\(actor) has no passcode yet: set one with `veritrail passcode set --as \(actor)`")
+        case let .locked(actor, _, seconds):
+            .notAllowed(lockedOut(actor, seconds: seconds))
+        case .required(let actor):
+            .notAllowed("\(actor) is not unlocked: run `veritrail unlock --as \(actor)` or pass --passcode-stdin")
+        }
+    }
+
+    /// Says that `actor` is locked out, and for how long.
+    static func lockedOut(_ actor: String, seconds: Int64) -> String {
+        "\(actor) is locked out after \(Lockout.maxFailures) wrong passcodes: try again in \(seconds) s"
     }
 }
 

@@ -1,0 +1,90 @@
+public import Domain
+import Engine
+import Projections
+
+/// Gives the new passcode of `username` (4–8 digits), asked only once every check before it has passed:
+/// a person types it twice, a program passes it on.
+public typealias NewPasscodeProvider = (_ username: String) throws -> String
+
+extension VeritrailStore {
+    /// Enters `actor`'s passcode (`veritrail unlock`): the attempt is recorded whatever its outcome; when
+    /// granted, `actor` may write for the next fifteen minutes. `.notAllowed` when denied or locked out.
+    public func unlock(_ actor: String, passcode: String) throws(VeritrailError) {
+        try unlock(actor, passcode: { _ in passcode })
+    }
+
+    /// Enters `actor`'s passcode as `unlock(_:passcode:)` does, asking `passcode` for it only once `actor`
+    /// is known to be an active account (`.unknown` before anything is asked). Nil, or what `passcode`
+    /// throws (kept as the cause), is `.notAllowed`.
+    public func unlock(_ actor: String, passcode: PasscodeProvider) throws(VeritrailError) {
+        _ = try VeritrailError.catching { try store.activeAccount(actor) }
+        guard let given = try VeritrailError.fromCaller({ try passcode(actor) }) else {
+            throw .notAllowed("no passcode given", lockedSeconds: nil, cause: nil)
+        }
+        try attempt(actor, passcode: given)
+    }
+
+    /// Sets a passcode (`veritrail passcode set`): one's own (`target` nil or `actor`) after checking the
+    /// `current` one when there is one (an attempt like any other), or, as an admin, another's, through
+    /// the gate.
+    @discardableResult
+    public func setPasscode(to newPasscode: String, for target: String? = nil, current: String? = nil, as actor: String,
+                            passcode: PasscodeProvider? = nil,
+                            options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
+        try setPasscode(for: target, as: actor, current: { _ in current }, new: { _ in newPasscode }, passcode: passcode,
+                        options: options)
+    }
+
+    /// Sets a passcode as `setPasscode(to:for:current:as:passcode:options:)` does, asking each passcode only
+    /// when it is needed, in the order a person meets them: who may set it is checked first; then, for
+    /// one's own passcode that is set already, `current` (nil refuses), recorded as an attempt; for
+    /// another's, the admin passes the gate (`passcode` asked when needed); then `new` gives the new one,
+    /// and the `passcode.set` is written. What a provider throws refuses as not allowed, kept as the cause.
+    @discardableResult
+    public func setPasscode(for target: String? = nil, as actor: String, current: PasscodeProvider, new: NewPasscodeProvider,
+                            passcode: PasscodeProvider? = nil,
+                            options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
+        let target = target ?? actor
+        // Who may set it is checked before anything is asked, with a stand-in credential.
+        let standIn = Credential(hash: Base64.encode([UInt8](repeating: 0, count: 32)), iterations: 100_000,
+                                 salt: Base64.encode([UInt8](repeating: 0, count: 16)))
+        let check = WriteOptions(dryRun: true)
+        try appendGated(as: nil, passcode: nil, options: check) { at, _ in
+            [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
+        }
+        if target == actor {
+            let hasPasscode = try VeritrailError.catching { try store.activeAccount(actor).lockout.hasPasscode }
+            if hasPasscode {
+                guard let given = try VeritrailError.fromCaller({ try current(actor) }) else {
+                    throw .notAllowed("the current passcode is needed to change it", lockedSeconds: nil, cause: nil)
+                }
+                try attempt(actor, passcode: given)
+            }
+        } else {
+            // A reset: the admin passes the gate before the new passcode is asked, and again when it is written.
+            try appendGated(as: actor, passcode: passcode, options: check) { at, _ in
+                [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
+            }
+        }
+        let credential = try Gatekeeper.credential(for: try VeritrailError.fromCaller { try new(target) })
+        // One's own was just checked; another's is reset through the gate, like any write.
+        return try appendGated(as: target == actor ? nil : actor, passcode: passcode, options: options) { at, _ in
+            [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]
+        }
+    }
+}
+
+extension VeritrailError {
+    /// Runs a caller's closure (a passcode to give, a confirmation): what it throws refuses the call as not
+    /// allowed, with the error as the cause, so that a command line that could not ask says why in its own
+    /// words. A `VeritrailError` it throws is passed on as it is.
+    static func fromCaller<R>(_ body: () throws -> R) throws(VeritrailError) -> R {
+        do {
+            return try body()
+        } catch let error as VeritrailError {
+            throw error
+        } catch {
+            throw .notAllowed("\(error)", lockedSeconds: nil, cause: error)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Domain
+import Geocoding
+import StrictJSON
+
+/// A place of the gazetteer compiled into the binary (GeoNames cities).
+public struct GazetteerPlace: Sendable, Equatable {
+    /// The place's name, as GeoNames spells it (`Mexico City`).
+    public var name: String
+    /// Its country's ISO 3166-1 alpha-2 code (`MX`).
+    public var countryCode: String
+    /// Its country's name (`Mexico`).
+    public var country: String
+    /// Its latitude, in degrees.
+    public var latitude: Double
+    /// Its longitude, in degrees.
+    public var longitude: Double
+    /// How many people live there: the gazetteer takes the most populous place of a name.
+    public var population: Int
+}
+
+/// Where the offline gazetteer placed an address's city (cli.md §3: city level is enough). A name alone can
+/// be several places, so a placement says when it is a guess, for the caller to tell the person.
+public enum CityPlacement: Sendable, Equatable {
+    /// Placed at `place`, the most populous place of the name; `rivals` are the other places of the name of
+    /// similar size (at least a third of its population), most populous first: when there are any, the
+    /// choice is a guess.
+    case placed(GazetteerPlace, rivals: [GazetteerPlace])
+    /// No place of the gazetteer bears the name: the address is kept without geo.
+    case notFound
+    /// The gazetteer inside the binary could not be read (`reason`): the address is kept without geo
+    /// rather than refused, since the place only adds the map's coordinates.
+    case gazetteerUnreadable(reason: String)
+
+    /// Places `city` (`Paris`, `Paris, France`: a country after the last comma is taken as one), in
+    /// `country` (its name or ISO code) when given. A `country` the gazetteer does not know is refused:
+    /// `.unknown` with an `UnknownCountry` as its cause.
+    public static func place(_ city: String, country: String? = nil) throws(VeritrailError) -> CityPlacement {
+        let gazetteer: Gazetteer, countries: Countries
+        do {
+            gazetteer = try Gazetteer.bundled()
+            countries = try Countries.bundled()
+        } catch {
+            return .gazetteerUnreadable(reason: "\(error)")
+        }
+        let found: Placement?
+        do {
+            found = try gazetteer.place(city, country: country, countries: countries)
+        } catch {
+            let unknown = UnknownCountry(description: "\(error)")
+            throw .unknown(unknown.description, cause: unknown)
+        }
+        guard let found else { return .notFound }
+        func place(_ c: Gazetteer.City) -> GazetteerPlace {
+            GazetteerPlace(name: c.name, countryCode: c.countryCode, country: countries.name(c.countryCode),
+                           latitude: c.lat, longitude: c.lng, population: c.population)
+        }
+        return .placed(place(found.city), rivals: found.rivals.map(place))
+    }
+
+    /// The event's `geo` (`{"lat", "lng"}`) for a placed city; nil otherwise.
+    var geo: JSONValue? {
+        guard case .placed(let place, _) = self, let lat = JSONNumber(place.latitude), let lng = JSONNumber(place.longitude) else {
+            return nil
+        }
+        return J.object([("lat", .number(lat)), ("lng", .number(lng))])
+    }
+}
+
+/// Told where a write placed an address's city (`city`, as the address has it, completed from the current
+/// one in an update): before the write, so that a guess is told even when the write is then refused.
+public typealias CityPlacementReport = (_ city: String, _ placement: CityPlacement) -> Void
+
+/// A country the gazetteer does not know, given to place a city: the cause of the `.unknown` error, so that a
+/// caller can say it in its own words (the command line names its `--country` option).
+public struct UnknownCountry: Error, CustomStringConvertible {
+    /// Which country, and how to give one (by name or ISO code).
+    public var description: String
+}
+
+/// An address as a write gives it: the parts given, completed from the account's current address (an update
+/// changes only the parts given), and the city placed.
+struct AddressInput {
+    var street: String?
+    var suite: String?
+    var city: String?
+    var zipcode: String?
+    /// The city's country, for placing it only (not stored).
+    var country: String?
+
+    /// The address's `data` and `geo`, or nil (both) when no part is given. The city is placed and the
+    /// placement handed to `placed` before anything is written, so that a guess is told even when the
+    /// write is refused. `.malformed` when street, city and zipcode are not all there.
+    func data(current: Address?,
+              placed: CityPlacementReport) throws(VeritrailError) -> (address: JSONValue?, geo: JSONValue?)? {
+        guard [street, suite, city, zipcode].contains(where: { $0 != nil }) else { return nil }
+        guard let street = street ?? current?.street, let city = city ?? current?.city,
+              let zipcode = zipcode ?? current?.zipcode else {
+            // In the command line's words, as `--id`'s refusals are: the library's callers name the same parts.
+            throw .malformed("an address needs --street, --city and --zipcode together (--suite is optional)", line: nil)
+        }
+        let address = EventData.object([("street", .string(street)), ("suite", EventData.string(suite ?? current?.suite)),
+                                        ("city", .string(city)), ("zipcode", .string(zipcode))])
+        let placement = try CityPlacement.place(city, country: country)
+        placed(city, placement)
+        return (address, placement.geo)
+    }
+}
