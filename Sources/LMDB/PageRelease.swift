@@ -17,6 +17,9 @@ public enum PageRelease {
     /// Bytes of the map a write transaction goes past before it tells its pager (`MapPager`), which
     /// faults in the pages ahead and drops those behind.
     public static let pagerStep: UInt = 65_536
+    /// Bytes of a mapped input file (an import's NDJSON, a batch of scans) read front to back between
+    /// drops of the pages already read: an input of any size streams through in a few MB.
+    public static let inputBytes = 8 << 20
 
     /// Whether a count that has just grown by `batch` to `count` passed a multiple of `interval`: a loop
     /// that counts in batches releases once per interval, wherever the batches end.

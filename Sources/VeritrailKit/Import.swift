@@ -1,10 +1,6 @@
 public import Domain
 public import Engine
 public import EventLog
-import StrictJSON
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How far an import has read its input.
 public struct ImportProgress: Sendable, Equatable {
@@ -12,6 +8,9 @@ public struct ImportProgress: Sendable, Equatable {
     public var lines: Int
     /// Bytes read so far.
     public var bytes: Int
+    /// The input's size in bytes (a pipe's once it has been read in whole): what `bytes` counts up to,
+    /// for a progress bar.
+    public var totalBytes: Int
 }
 
 /// What an import did.
@@ -24,86 +23,29 @@ public struct ImportSummary: Sendable, Equatable {
     public var head: StoreHead
 }
 
-/// NDJSON lines as events.md §1 reads them.
-enum NDJSON {
-    /// No event is anywhere near this long; a longer line is refused without looking for its end.
-    static let maxLineBytes = 1 << 20
-
-    /// Decodes one line; `line` names it in a refusal.
-    static func decode(_ bytes: [UInt8], line: Int?) throws(VeritrailError) -> IncomingEvent {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(bytes)
-        } catch {
-            throw .malformed("not valid JSON: \(error)", line: line)
-        }
-        do {
-            return try EventJSON.decode(value)
-        } catch {
-            throw VeritrailError.from(error, line: line)
-        }
-    }
-
-    /// Whether a line is empty or only JSON white space (skipped, but counted).
-    static func isBlank(_ bytes: [UInt8]) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-    }
-
-    /// Reads `fd` to its end and decodes every line, calling `progress` after each chunk read.
-    static func events(from fd: Int32, progress: (ImportProgress) -> Void) throws(VeritrailError) -> [(line: Int, event: IncomingEvent)] {
-        var events: [(line: Int, event: IncomingEvent)] = []
-        var pending: [UInt8] = []
-        var lines = 0, bytes = 0
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        func finish(_ line: ArraySlice<UInt8>) throws(VeritrailError) {
-            lines += 1
-            let text = Array(line)
-            if !isBlank(text) { events.append((lines, try decode(text, line: lines))) }
-        }
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .storeFailure(underlying: StoreError("can not read the input: \(String(cString: strerror(errno)))")) }
-            if n == 0 { break }
-            bytes += n
-            pending.append(contentsOf: chunk[0..<n])
-            var start = pending.startIndex
-            while let end = pending[start...].firstIndex(of: 0x0A) {
-                try finish(pending[start..<end])
-                start = end + 1
-            }
-            pending.removeSubrange(..<start)
-            if pending.count > maxLineBytes {
-                throw .malformed("is longer than \(maxLineBytes >> 20) MiB, far more than any event", line: lines + 1)
-            }
-            progress(ImportProgress(lines: lines, bytes: bytes))
-        }
-        if !pending.isEmpty { try finish(pending[...]) }
-        progress(ImportProgress(lines: lines, bytes: bytes))
-        return events
-    }
-}
-
 extension VeritrailStore {
     /// Appends every event of the NDJSON file at `path` (`veritrail import`), all or nothing, checked
-    /// against every rule: a bad line refuses the whole file, naming the line. Exported lines (with `seq`
-    /// and `hash`) restore a store bit for bit. `progress` is called as the input is read.
+    /// against every rule: a bad line refuses the whole file, naming the line (`.ruleBroken` or
+    /// `.malformed` with its `line`; in an import a "who may" rule is a broken rule of the line too, exit
+    /// 65). Exported lines (with `seq` and `hash`) restore a store bit for bit. `progress` is called as the
+    /// input is read.
     @discardableResult
     public func importNDJSON(path: String, progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ImportSummary {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unknown("can not read \(path): \(String(cString: strerror(errno)))", cause: nil) }
-        defer { close(fd) }
-        return try importNDJSON(fileDescriptor: fd, progress: progress)
+        try importNDJSON(try LineReader(path: path), progress: progress)
     }
 
     /// Appends every event of the NDJSON read from `fd` (a pipe, a socket, stdin) to its end, as
-    /// `importNDJSON(path:)` does. The events are decoded as they are read and written in one transaction
-    /// at the end of the input; `fd` is not closed.
+    /// `importNDJSON(path:)` does. Input that is not a regular file is kept in an unlinked temporary file
+    /// as it is read, and refused as it streams in when it can not be NDJSON (a NUL byte, bytes that are
+    /// not UTF-8, a line over 1 MiB), so endless input is never kept whole. `fd` is not closed.
     @discardableResult
     public func importNDJSON(fileDescriptor fd: Int32, progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ImportSummary {
-        let events = try NDJSON.events(from: fd, progress: progress)
-        return try VeritrailError.catching {
-            try store.write(large: events.count > NDJSON.largeWrite) { appender in try NDJSON.append(events, to: &appender) }
+        try importNDJSON(try LineReader(fileDescriptor: fd), progress: progress)
+    }
+
+    private func importNDJSON(_ reader: LineReader, progress: (ImportProgress) -> Void) throws(VeritrailError) -> ImportSummary {
+        try VeritrailError.catching {
+            try store.write(large: reader.isLarge) { appender in try NDJSONImport.append(reader, to: &appender, progress: progress) }
         }
     }
 
@@ -113,36 +55,83 @@ extension VeritrailStore {
     public static func create(at directory: String, importingNDJSON path: String, origin: String? = nil,
                               clock: @escaping @Sendable () -> Timestamp = WallClock.now,
                               progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> VeritrailStore {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unknown("can not read \(path): \(String(cString: strerror(errno)))", cause: nil) }
-        defer { close(fd) }
-        let events = try NDJSON.events(from: fd, progress: progress)
+        let reader = try LineReader(path: path)
         let made = try VeritrailError.catching {
-            try Store.create(directory: directory, large: events.count > NDJSON.largeWrite, origin: origin) { appender in
-                try NDJSON.append(events, to: &appender)
+            try Store.create(directory: directory, mapSize: NDJSONImport.mapSize(reader), large: reader.isLarge, origin: origin) { appender in
+                try NDJSONImport.append(reader, to: &appender, progress: progress)
             }
         }
         guard made != nil else { throw .storeFailure(underlying: StoreExists(directory: directory)) }
         return try open(at: directory, clock: clock)
     }
+
+    /// What `veritrail import FILE` does: appends every event of the NDJSON file at `path` to the store in
+    /// `directory`, or, when there is none, creates it with them as its first write (whole or not at all;
+    /// when another process creates it meanwhile, the events are appended to that store). `origin` names a
+    /// new store's checkpoints; an existing store keeps its own, and refuses a different one (`.unknown`).
+    /// The map is sized for the input up front, so a large import need not grow it on the way.
+    @discardableResult
+    public static func importNDJSON(path: String, into directory: String, origin: String? = nil,
+                                    progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ImportSummary {
+        try importNDJSON(try LineReader(path: path), into: directory, origin: origin, progress: progress)
+    }
+
+    /// `importNDJSON(path:into:origin:progress:)` for the NDJSON read from `fd` (`veritrail import -`), kept
+    /// as `importNDJSON(fileDescriptor:)` keeps it. `fd` is not closed.
+    @discardableResult
+    public static func importNDJSON(fileDescriptor fd: Int32, into directory: String, origin: String? = nil,
+                                    progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ImportSummary {
+        try importNDJSON(try LineReader(fileDescriptor: fd), into: directory, origin: origin, progress: progress)
+    }
+
+    private static func importNDJSON(_ reader: LineReader, into directory: String, origin: String?,
+                                     progress: (ImportProgress) -> Void) throws(VeritrailError) -> ImportSummary {
+        let mapSize = NDJSONImport.mapSize(reader)
+        func append(_ appender: inout Appender) throws -> ImportSummary {
+            try NDJSONImport.append(reader, to: &appender, progress: progress)
+        }
+        return try VeritrailError.catching {
+            if let made = try Store.create(directory: directory, mapSize: mapSize, large: reader.isLarge, origin: origin, append) {
+                return made
+            }
+            let store = try Store(directory: directory, mapSize: mapSize)
+            try store.adopt(origin: origin)
+            return try store.write(large: reader.isLarge, append)
+        }
+    }
 }
 
-extension NDJSON {
-    /// Above this many events, a write is paged on a companion thread (`Store.write(large:)`).
-    static let largeWrite = 10_000
+/// The one way NDJSON goes into a store: every line decoded on a second thread (`decodedLines`) while
+/// this one appends, in one write transaction.
+enum NDJSONImport {
+    /// The map for importing `reader`: a store takes about 2.2 times the NDJSON it is imported from, so
+    /// this much is mapped up front.
+    static func mapSize(_ reader: LineReader) -> Int { EventLog.initialMapSize + 3 * reader.size }
 
-    /// Appends the decoded lines in order, naming the line of a refusal.
-    static func append(_ events: [(line: Int, event: IncomingEvent)], to appender: inout Appender) throws -> ImportSummary {
+    /// Appends every line of `reader` and says how many were appended and how many were in the log
+    /// already. Runs again from the first line when the write does.
+    static func append(_ reader: LineReader, to appender: inout Appender,
+                       progress: (ImportProgress) -> Void) throws -> ImportSummary {
+        let lines = decodedLines(reader)
+        defer { lines.cancel() }
         var appended = 0, existing = 0
-        for (line, event) in events {
-            do {
-                switch try appender.append(event) {
-                case .appended: appended += 1
-                case .existing: existing += 1
+        let total = reader.size
+        while let batch = try lines.next() {
+            var bytesRead = 0, number = 0
+            // Read in place, not taken out: the decoding thread frees what it allocated.
+            try batch.forEach { line in
+                bytesRead = line.bytesRead
+                number = line.number
+                do {
+                    switch try appender.append(line.event, prepared: line.prepared) {
+                    case .appended: appended += 1
+                    case .existing: existing += 1
+                    }
+                } catch let e as EventError {
+                    throw VeritrailError.ruleBroken(e, line: line.number)
                 }
-            } catch let e as EventError {
-                throw VeritrailError.from(e, line: line)
             }
+            progress(ImportProgress(lines: number, bytes: bytesRead, totalBytes: total))
         }
         return ImportSummary(appended: appended, existing: existing, head: appender.head)
     }

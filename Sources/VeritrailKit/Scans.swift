@@ -1,5 +1,5 @@
 public import Domain
-public import Engine
+import Engine
 import EventLog
 import Projections
 public import StrictJSON
@@ -38,21 +38,30 @@ public struct NewScan: Sendable {
     }
 }
 
-/// A scan that was recorded: its id and the event that holds it.
+/// A scan that was recorded: its id, the event that holds it, and the scan as `show` gives it.
 public struct RecordedScan: Sendable {
     /// The scan's id, as `show` and `report` take it.
     public var scanId: String
     /// The `scan.recorded` event: its seq and id.
     public var event: AppendedEvent
+    /// The scan as `show` answers it right after the write (with its `seenBefore`); nil on a dry run.
+    public var scan: JSONValue?
+
+    /// How many times the same code was scanned before this scan: above 0, the object is worth a second
+    /// look (a copied code).
+    public var seenBefore: Int64 { scan?["seenBefore"]?.intValue ?? 0 }
 }
 
 extension VeritrailStore {
     /// Records a scan by `actor` (`veritrail scan`), through the gate; mode and flash default to the
-    /// actor's settings as this same transaction reads them.
+    /// actor's settings as this same transaction reads them. The scan id is drawn once, before the write,
+    /// which may run more than once. The scan is read back as `show` gives it, every event kept whatever
+    /// the clock (a clock behind the head must not hide the scan just written).
     @discardableResult
-    public func scan(_ scan: NewScan, as actor: String, passcode: PasscodeProvider? = nil) throws(VeritrailError) -> RecordedScan {
+    public func scan(_ scan: NewScan, as actor: String, passcode: PasscodeProvider? = nil,
+                     options: WriteOptions = WriteOptions()) throws(VeritrailError) -> RecordedScan {
         let id = scan.scanId ?? "s-" + EventID.random()
-        let appended = try appendGated(as: actor, passcode: passcode) { at, models in
+        let appended = try appendGated(as: actor, passcode: passcode, options: options) { at, models in
             let settings = try models.account(actor)?.settings ?? AccountRecord.Settings()
             return [try EventData.event(.scanRecorded, actor: actor, at: at, [
                 ("scanId", .string(id)), ("code", .string(scan.code)), ("productName", .string(scan.productName)),
@@ -62,8 +71,9 @@ extension VeritrailStore {
                 ("location", EventData.string(scan.location)), ("notes", EventData.string(scan.notes)),
             ])]
         }
-        guard let event = appended.first else { throw .storeFailure(underlying: StoreError("the scan was not appended")) }
-        return RecordedScan(scanId: id, event: event)
+        guard let event = appended.last else { throw .storeFailure(underlying: StoreError("the scan was not appended")) }
+        let shown = options.dryRun ? nil : try answer(asOf: .seq(.max), now: nil) { context in try showScan(id, context) }
+        return RecordedScan(scanId: id, event: event, scan: shown)
     }
 
     /// Reports a scanned object as counterfeit (`veritrail report`); `scanId` may be its first 4 or more

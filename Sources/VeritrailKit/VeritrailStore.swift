@@ -34,10 +34,14 @@ public final class VeritrailStore: @unchecked Sendable {
         self.clock = clock
     }
 
-    /// Opens the store in `directory`; `.storeFailure` when there is none (cli.md §6: exit 74).
+    /// Opens the store in `directory`; `.storeFailure` when there is none (cli.md §6: exit 74). `mapSize`
+    /// is the least map to start with: give more before a large write (`ScanBatch.mapSize`), so that the
+    /// map need not grow, and the write run again, on the way.
     public static func open(at directory: String,
-                            clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
-        VeritrailStore(store: try VeritrailError.catching { try Store(directory: directory) }, directory: directory, clock: clock)
+                            clock: @escaping @Sendable () -> Timestamp = WallClock.now,
+                            mapSize: Int? = nil) throws(VeritrailError) -> VeritrailStore {
+        let store = try VeritrailError.catching { try Store(directory: directory, mapSize: mapSize ?? EventLog.initialMapSize) }
+        return VeritrailStore(store: store, directory: directory, clock: clock)
     }
 
     /// Creates a store in `directory` whose first events register `admin` (role admin, actor `system`) and
@@ -48,13 +52,37 @@ public final class VeritrailStore: @unchecked Sendable {
     public static func create(at directory: String, admin: String, name: String, email: String, passcode: String,
                               origin: String? = nil,
                               clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
-        let credential = try Gatekeeper.credential(for: passcode)
+        try create(at: directory, admin: admin, name: name, email: email, origin: origin, clock: clock) { passcode }
+    }
+
+    /// `create(at:admin:name:email:passcode:origin:clock:)` asking the passcode only once everything else
+    /// is known to be right: the directory holds no store (`.storeFailure(StoreExists)`, or a `StoreError`
+    /// when it can not be read) and the admin's registration keeps the rules. So a person is not asked a
+    /// new passcode twice for nothing (`veritrail init`). An error `newPasscode` throws refuses the call as
+    /// not allowed, with that error as its cause.
+    public static func create(at directory: String, admin: String, name: String, email: String, origin: String? = nil,
+                              clock: @escaping @Sendable () -> Timestamp = WallClock.now,
+                              newPasscode: () throws -> String) throws(VeritrailError) -> VeritrailStore {
+        switch StoreDirectory(directory).state {
+        case .absent: break
+        case .store: throw .storeFailure(underlying: StoreExists(directory: directory))
+        case .unreadable(let reason): throw .storeFailure(underlying: StoreError("the store at \(directory) can not be read: \(reason)"))
+        }
         let at = clock()
-        let made: LogHead? = try VeritrailError.catching {
-            let registered = try EventData.event(.accountRegistered, actor: "system", at: at, [
+        let registered = try VeritrailError.catching {
+            try EventData.event(.accountRegistered, actor: "system", at: at, [
                 ("username", .string(admin)), ("role", .string(Role.admin.rawValue)), ("name", .string(name)),
                 ("email", .string(email)),
             ])
+        }
+        let passcode: String
+        do {
+            passcode = try newPasscode()
+        } catch {
+            throw .notAllowed("\(error)", lockedSeconds: nil, cause: error)
+        }
+        let credential = try Gatekeeper.credential(for: passcode)
+        let made: LogHead? = try VeritrailError.catching {
             let passcodeSet = try EventData.event(.passcodeSet, actor: "system", at: at, EventData.passcode(admin, credential))
             return try Store.create(directory: directory, origin: origin) { appender in
                 _ = try appender.append(registered)
@@ -99,7 +127,9 @@ public final class VeritrailStore: @unchecked Sendable {
     /// Appends one event given as an interchange JSON line (events.md §1), as `append(_:)` does.
     @discardableResult
     public func append(ndjsonLine line: String) throws(VeritrailError) -> AppendedEvent {
-        let event = try NDJSON.decode(Array(line.utf8), line: nil)
+        let event = try Array(line.utf8).withUnsafeBytes { bytes in
+            Result { () throws(VeritrailError) in try decodeLine(bytes, number: nil, scanner: JSONScanner()) }
+        }.get()
         guard let appended = try append([event]).first else { throw .storeFailure(underlying: StoreError("nothing was appended")) }
         return appended
     }

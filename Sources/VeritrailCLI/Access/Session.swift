@@ -11,9 +11,11 @@ struct Session {
     /// `--id` and `--dry-run`.
     let options: WriteOptions
 
-    init(global: GlobalOptions, passcodeStdin: Bool = false, eventID: String? = nil, dryRun: Bool = false) throws {
+    /// `mapSize`: the map a large write (a batch of scans) needs, so that it need not grow on the way.
+    init(global: GlobalOptions, passcodeStdin: Bool = false, eventID: String? = nil, dryRun: Bool = false,
+         mapSize: Int? = nil) throws {
         self.global = global
-        store = try global.open()
+        store = try global.open(mapSize: mapSize)
         passcode = PasscodeReader(fromStdin: passcodeStdin).provider
         options = WriteOptions(eventID: eventID, dryRun: dryRun)
     }

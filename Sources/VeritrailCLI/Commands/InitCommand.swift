@@ -1,9 +1,5 @@
-import Projections
-import Proofs
 import ArgumentParser
-import Domain
-import Engine
-import EventLog
+import VeritrailKit
 
 /// `init --admin USER --name NAME --email EMAIL`: creates the store and its first admin (cli.md §2).
 struct InitCommand: ParsableCommand {
@@ -26,46 +22,32 @@ struct InitCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let origin, !Checkpoint.validOrigin(origin) { throw ValidationError("--origin must be 1-100 characters of A-Z a-z 0-9 . _ / : -") }
+        if let origin, !VeritrailStore.isValidOrigin(origin) { throw ValidationError("--origin must be 1-100 characters of A-Z a-z 0-9 . _ / : -") }
     }
 
     func run() throws {
         try runReporting {
             let directory = global.storeDirectory
-            let exists = Failure.refused("a store already exists at \(directory); choose another --store")
-            switch StoreDirectory(directory).state {
-            case .absent: break
-            case .store: throw exists
-            case .unreadable(let reason): throw StoreError("the store at \(directory) can not be read: \(reason)")
-            }
-            let at = EventBuilder.stamp(after: nil)
-            let registered = try EventBuilder.event(.accountRegistered, actor: "system", at: at, data: [
-                ("username", J.string(admin)), ("role", J.string("admin")), ("name", J.string(name)), ("email", J.string(email)),
-            ])
             let reader = PasscodeReader(fromStdin: passcodeStdin)
-            guard reader.canRead else {
-                throw Failure.usage("init needs the admin's passcode: run it on a terminal or pass --passcode-stdin")
+            let store: VeritrailStore
+            do {
+                // The library asks the passcode only once the directory and the admin's details are right.
+                store = try VeritrailStore.create(at: directory, admin: admin, name: name, email: email, origin: origin,
+                                                  clock: environmentNow) {
+                    guard reader.canRead else {
+                        throw Failure.usage("init needs the admin's passcode: run it on a terminal or pass --passcode-stdin")
+                    }
+                    return try reader.readNew(for: admin)
+                }
+            } catch VeritrailError.storeFailure(let exists as StoreExists) {
+                throw Failure.refused("\(exists); choose another --store")
             }
-            let passcode = try reader.readNew(for: admin)
-            let credential = try Passcodes.credential(for: passcode)
-            let passcodeSet = try EventBuilder.event(.passcodeSet, actor: "system", at: at, data: [
-                ("username", J.string(admin)), ("credential", J.object([
-                    ("scheme", J.string(credential.scheme.rawValue)), ("iterations", J.int(credential.iterations)),
-                    ("salt", J.string(credential.salt)), ("hash", J.string(credential.hash)),
-                ])),
-            ])
-            // The store and its first two events come into being together, or not at all.
-            let made = try Store.create(directory: directory, origin: origin) { appender in
-                _ = try appender.append(registered)
-                _ = try appender.append(passcodeSet)
-                return appender.head
-            }
-            guard let head = made else { throw exists }
+            let head = HeadDigest(try store.head())
             if global.json {
                 Output.json(J.object([("store", J.string(directory)), ("admin", J.string(admin)),
-                                      ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))
+                                      ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(head.hash))]))]))
             } else {
-                Output.print("created the store at \(directory) with admin \(admin); head \(head.digest)")
+                Output.print("created the store at \(directory) with admin \(admin); head \(head)")
             }
         }
     }

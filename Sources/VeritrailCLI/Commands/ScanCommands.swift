@@ -1,9 +1,5 @@
 public import ArgumentParser
-public import Domain
-import Engine
-import Projections
-import StrictJSON
-import VeritrailKit
+public import VeritrailKit
 
 extension ScanResult: ExpressibleByArgument {}
 extension CaptureMode: ExpressibleByArgument {}
@@ -64,30 +60,28 @@ struct ScanCommand: ParsableCommand {
         if let batch { return try BatchScans(global: global, passcodeStdin: passcodeStdin, eventID: retry.id).run(batch) }
         let words = CommandWords(type: .scanRecorded, options: ScanCommand.options)
         try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-            let actor = try writer.actor()
-            // Drawn once: the events may be built more than once (when the store grows, or after the passcode).
-            let id = scanId ?? "s-" + EventID.random()
-            let logged = try words.run {
-                try writer.append(unlocking: actor) { at, models in
-                    let settings = try models.account(actor)?.settings ?? AccountRecord.Settings()
-                    var data = DataFields()
-                    data.set("scanId", id)
-                    data.set("code", code); data.set("productName", productName); data.set("brand", brand)
-                    data.set("category", category); data.set("result", result?.rawValue)
-                    data.set("mode", (mode ?? settings.captureMode).rawValue); data.set("source", source.rawValue)
-                    data.set("flash", flash ?? settings.flash); data.set("location", location); data.set("notes", notes)
-                    return [try EventBuilder.event(.scanRecorded, actor: actor, at: at, data: data.pairs)]
-                }
+            guard let code, let productName, let category, let result else {
+                throw Failure.usage("--code, --product, --category and --result are needed for a scan (or use --batch FILE)")
             }
-            let scan = try writer.store.latest { try showScan(id, $0) }
-            var seen: Int64 = 0
-            if case .object(let o) = scan { seen = Human.int(o["seenBefore"]) }
+            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+            let actor = try session.actor()
+            var scan = NewScan(code: code, productName: productName, category: category, result: result)
+            scan.brand = brand
+            scan.location = location
+            scan.notes = notes
+            scan.source = source
+            scan.mode = mode
+            scan.flash = flash
+            scan.scanId = scanId
+            let recorded = try words.run {
+                try session.store.scan(scan, as: actor, passcode: session.passcode, options: session.options)
+            }
+            let seen = recorded.seenBefore
             if seen > 0 {
                 Output.note("warning: this code was scanned \(seen) time\(seen == 1 ? "" : "s") before: worth a second look")
             }
-            if global.json { Output.json(scan) } else {
-                Output.print("recorded scan \(Escaped.text(id))" + (logged.last.map { " (seq \($0.seq), event \($0.id))" } ?? ""))
+            if global.json { Output.json(recorded.scan ?? .null) } else {
+                Output.print("recorded scan \(Escaped.text(recorded.scanId)) (seq \(recorded.event.seq), event \(recorded.event.id))")
             }
         }
     }

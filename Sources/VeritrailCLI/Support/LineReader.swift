@@ -1,6 +1,10 @@
+import VeritrailKit
 #if canImport(Glibc)
 import Glibc
 #endif
+
+// What is left here is `verify FILE`'s (ExportCheck): imports and batches of scans read through the library's
+// reader (Sources/VeritrailKit/Input). Goes when `verify FILE` moves into the library.
 
 /// Reads NDJSON input line by line (cli.md `import FILE|-`). Lines end in `\n`; a `\r` before it is
 /// dropped.
@@ -151,4 +155,28 @@ final class LineReader {
 /// Whether a line is empty or only JSON white space (space, tab, CR): such lines are skipped.
 func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
     line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+}
+
+/// Parses and decodes one NDJSON line, naming the line in any refusal. A plain line is read in place by
+/// `scanner` (no JSON tree is made); any other, and any line it does not take, goes through the parser,
+/// which accepts or refuses it with its message. Both kinds are decoded by the same `EventJSON.decode`.
+func decodeLine(_ line: UnsafeRawBufferPointer, number: Int, scanner: JSONScanner) throws -> IncomingEvent {
+    if let object = scanner.scan(line) {
+        do {
+            return try EventJSON.decode(object)
+        } catch {
+            throw Failure.refused("line \(number): \(error)")
+        }
+    }
+    let value: JSONValue
+    do {
+        value = try JSONValue.parse(line)
+    } catch {
+        throw Failure.refused("line \(number): not valid JSON: \(error)")
+    }
+    do {
+        return try EventJSON.decode(value)
+    } catch {
+        throw Failure.refused("line \(number): \(error)")
+    }
 }

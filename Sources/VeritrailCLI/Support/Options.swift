@@ -26,8 +26,10 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Opens the existing store through the library (exit 74 when there is none), on the command line's
-    /// clock (`environmentNow`).
-    func open() throws -> VeritrailStore { try VeritrailStore.open(at: storeDirectory, clock: environmentNow) }
+    /// clock (`environmentNow`); `mapSize` as `VeritrailStore.open` takes it.
+    func open(mapSize: Int? = nil) throws -> VeritrailStore {
+        try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize)
+    }
 }
 
 /// `--as-of` and `--now` (projections.md §0).

@@ -4,7 +4,7 @@ import Projections
 import StrictJSON
 
 /// One NDJSON line decoded on the pipeline's thread: its number, its event, a scan's row made ready, and
-/// how many bytes of the input had been read by then (for the progress bar).
+/// how many bytes of the input had been read by then (for the progress callback).
 struct DecodedLine {
     var number: Int
     var event: IncomingEvent
@@ -20,7 +20,7 @@ func decodedLines(_ reader: LineReader) -> Pipeline<DecodedLine> {
     return Pipeline(batchSize: 512) { emit in
         var more = true
         let scanner = JSONScanner()
-        while more, try reader.next({ line in
+        while more, try reader.next({ line throws(VeritrailError) in
             guard !isBlank(line) else { return }
             let number = reader.lineNumber
             let event = try decodeLine(line, number: number, scanner: scanner)
@@ -29,5 +29,30 @@ func decodedLines(_ reader: LineReader) -> Pipeline<DecodedLine> {
             if case .scanRecorded(let scan) = event.payload { prepared = PreparedScan(at: event.at, actor: event.actor, scan: scan) }
             more = emit(DecodedLine(number: number, event: event, prepared: prepared, bytesRead: reader.bytesRead))
         }) {}
+    }
+}
+
+/// Parses and decodes one NDJSON line, naming the line (`number`) in any refusal. A plain line is read in
+/// place by `scanner` (no JSON tree is made); any other, and any line it does not take, goes through the
+/// parser, which accepts or refuses it with its message. Both kinds are decoded by the same
+/// `EventJSON.decode`, so every way in refuses a line alike.
+func decodeLine(_ line: UnsafeRawBufferPointer, number: Int?, scanner: JSONScanner) throws(VeritrailError) -> IncomingEvent {
+    if let object = scanner.scan(line) {
+        do {
+            return try EventJSON.decode(object)
+        } catch {
+            throw .ruleBroken(error, line: number)
+        }
+    }
+    let value: JSONValue
+    do {
+        value = try JSONValue.parse(line)
+    } catch {
+        throw .malformed("not valid JSON: \(error)", line: number)
+    }
+    do {
+        return try EventJSON.decode(value)
+    } catch {
+        throw .ruleBroken(error, line: number)
     }
 }

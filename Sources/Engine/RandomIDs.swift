@@ -2,14 +2,23 @@
 import Glibc
 #endif
 
-/// Random (version 4) UUIDs in lower case, as `EventID.random()` makes them, for many ids at once: the random
-/// bytes are read from the kernel 64 KiB at a time (`/dev/urandom`), not a system call per byte, which was
-/// most of the time a batch of scans took.
-struct RandomIDs {
+/// Random (version 4) UUIDs in lower case: the one way the engine and the library draw an id
+/// (`EventID.random()` draws one). The random bytes are read from the kernel (`/dev/urandom`) for as many
+/// ids as are asked for at once, not a system call per byte, which was most of the time a batch of scans
+/// took. The open and read here are to move to the system-calls target.
+public struct RandomIDs {
     private var pool: [UInt8] = []
     private var used = 0
+    /// How many random bytes one read of the kernel fetches: 16 per id.
+    private let poolSize: Int
 
-    mutating func next() -> String {
+    /// A source for `count` ids (or more: it reads again when they are used up).
+    public init(count: Int = 4_096) {
+        poolSize = 16 * max(count, 1)
+    }
+
+    /// The next id.
+    public mutating func next() -> String {
         if used + 16 > pool.count { refill() }
         var b = Array(pool[used..<used + 16])
         used += 16
@@ -26,7 +35,7 @@ struct RandomIDs {
     }
 
     private mutating func refill() {
-        pool = [UInt8](repeating: 0, count: 1 << 16)
+        pool = [UInt8](repeating: 0, count: poolSize)
         var filled = 0
         let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         if fd >= 0 {

@@ -1,4 +1,5 @@
 import Domain
+import Engine
 import StrictJSON
 
 /// The scans of `scan --batch FILE` (or `-` for stdin): NDJSON objects or CSV rows with a header, each holding
@@ -6,7 +7,7 @@ import StrictJSON
 /// `source`, `flash`, `scanId`). Every record becomes one `scan.recorded` in batch mode.
 ///
 /// Each record is written as the interchange line an import would read (`{"type":"scan.recorded",…}`) and
-/// decoded by the same `decodeLine` as `import`, so a batch refuses exactly what an import of its events
+/// decoded by the same `decodeLine` as an import, so a batch refuses exactly what an import of its events
 /// would, with the same messages; a plain line is read by the scanner without a JSON tree. The rows are read
 /// in place from the mapped input (`LineReader`), and nothing per field but the line's bytes is made.
 struct BatchFile {
@@ -18,31 +19,30 @@ struct BatchFile {
         var defaultFlash: Bool
     }
 
-    /// The events of every record of `path`, in order, with a progress bar on stderr when `showProgress`.
-    /// A record without a scan id gets a random one, and every event its random id.
-    static func events(_ path: String, _ context: Context, showProgress: Bool) throws -> [IncomingEvent] {
-        let reader = try LineReader(path: path)
-        let progress = Progress(label: "reading scans", total: reader.size, unit: "", enabled: showProgress)
-        defer { progress.finish() }
+    /// The events of every record of `reader`, in order; `name` is what a refusal calls the input.
+    /// `progress` is called after each record. A record without a scan id gets a random one.
+    static func events(_ reader: LineReader, name: String, _ context: Context,
+                       progress: (ImportProgress) -> Void) throws(VeritrailError) -> [IncomingEvent] {
         let scanner = JSONScanner()
         var events: [IncomingEvent] = []
         var header: [[UInt8]]? = nil
         var isNDJSON: Bool? = nil
         var line: [UInt8] = []
         line.reserveCapacity(1024)
-        // Every event gets its id here, and a record without a scan id its scan id: drawn in bulk.
+        // A record without a scan id gets its scan id here: drawn in bulk.
         var ids = RandomIDs()
-        while try reader.next({ bytes in
+        let total = reader.size
+        while try reader.next({ bytes throws(VeritrailError) in
             guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
             let number = reader.lineNumber
             if isNDJSON == nil { isNDJSON = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") }
             var fields: [(key: [UInt8], json: [UInt8])]
             if isNDJSON == true {
-                fields = try ndjsonFields(bytes, path: path, number: number)
+                fields = try ndjsonFields(bytes, name: name, number: number)
             } else if let keys = header {
                 let values = CSV.fields(bytes)
                 guard values.count == keys.count else {
-                    throw Failure.refused("\(path) line \(number): \(values.count) fields, the header has \(keys.count)")
+                    throw refused("\(name) line \(number): \(values.count) fields, the header has \(keys.count)")
                 }
                 fields = []
                 for (key, value) in zip(keys, values) where !value.isEmpty {
@@ -53,25 +53,42 @@ struct BatchFile {
                 return
             }
             BatchFile.line(fields, context, ids: &ids, into: &line)
-            do {
-                var event = try line.withUnsafeBytes { try decodeLine($0, number: number, scanner: scanner) }
-                event.id = ids.next()
-                events.append(event)
-            } catch let f as Failure {
-                // decodeLine names the line it was given ("line 1: …"): here it is the record's line of the file.
-                let rule = f.message.drop { $0 != ":" }.dropFirst(2)
-                throw Failure(code: f.code, message: "\(path) record \(events.count + 1) (line \(number)): \(rule)")
+            let decoded = line.withUnsafeBytes { bytes in
+                Result { () throws(VeritrailError) in try decodeLine(bytes, number: number, scanner: scanner) }
             }
-            progress.tick(reader.bytesRead)
+            switch decoded {
+            case .success(let event):
+                events.append(event)
+            case .failure(let error):
+                // decodeLine names the line of the interchange line it was given: here it is the record's line of the file.
+                throw refused("\(name) record \(events.count + 1) (line \(number)): \(withoutLine(error))", cause: error)
+            }
+            progress(ImportProgress(lines: number, bytes: reader.bytesRead, totalBytes: total))
         }) {}
-        guard !events.isEmpty else { throw Failure.refused("\(path) holds no scans") }
+        guard !events.isEmpty else { throw refused("\(name) holds no scans") }
         return events
     }
 
+    /// A refused batch file: input that is there but holds no scans the batch can take (exit 65, as a refused
+    /// import line; the message names the file, and the record and its line).
+    private static func refused(_ message: String, cause: (any Error)? = nil) -> VeritrailError {
+        .unknown(message, cause: cause)
+    }
+
+    /// What `error` says without the `line N: ` it starts with.
+    private static func withoutLine(_ error: VeritrailError) -> String {
+        switch error {
+        case let .ruleBroken(e, _): e.description
+        case let .malformed(m, _): m
+        default: error.description
+        }
+    }
+
     /// The members of an NDJSON record, each value as canonical JSON.
-    private static func ndjsonFields(_ bytes: UnsafeRawBufferPointer, path: String, number: Int) throws -> [(key: [UInt8], json: [UInt8])] {
+    private static func ndjsonFields(_ bytes: UnsafeRawBufferPointer, name: String,
+                                     number: Int) throws(VeritrailError) -> [(key: [UInt8], json: [UInt8])] {
         guard case .object(let o)? = try? JSONValue.parse(bytes) else {
-            throw Failure.refused("\(path) line \(number): not a JSON object")
+            throw refused("\(name) line \(number): not a JSON object")
         }
         return o.members.map { (Array($0.key.utf8), canonicalJSON($0.value)) }
     }
@@ -113,53 +130,3 @@ struct BatchFile {
     }
 }
 
-/// JSON text made directly as bytes.
-enum JSONText {
-    /// A JSON string of `value` (UTF-8): quotes, backslashes and control characters escaped.
-    static func string(_ value: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        out.reserveCapacity(value.count + 2)
-        for b in value {
-            switch b {
-            case UInt8(ascii: "\""): out += #"\""#.utf8
-            case UInt8(ascii: "\\"): out += #"\\"#.utf8
-            case 0x0A: out += #"\n"#.utf8
-            case 0x0D: out += #"\r"#.utf8
-            case 0x09: out += #"\t"#.utf8
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += #"\u00"#.utf8
-                out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0x0F)])
-            default: out.append(b)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-        return out
-    }
-}
-
-/// CSV lines (RFC 4180 quoting: `"a ""quoted"" field"`), read as bytes. A quoted field does not span lines.
-enum CSV {
-    static func fields(_ line: UnsafeRawBufferPointer) -> [[UInt8]] {
-        var fields: [[UInt8]] = [], field: [UInt8] = []
-        var quoted = false, i = 0
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
-        while i < line.count {
-            let c = line[i]
-            if quoted {
-                if c == quote {
-                    if i + 1 < line.count && line[i + 1] == quote { field.append(quote); i += 1 } else { quoted = false }
-                } else { field.append(c) }
-            } else if c == quote {
-                quoted = true
-            } else if c == comma {
-                fields.append(field); field.removeAll(keepingCapacity: true)
-            } else { field.append(c) }
-            i += 1
-        }
-        fields.append(field)
-        return fields
-    }
-
-    static func fields(_ line: [UInt8]) -> [[UInt8]] { line.withUnsafeBytes { fields($0) } }
-}
