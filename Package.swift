@@ -68,11 +68,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: optimized),
+        // The command line reaches the engine only through the library: it parses, calls VeritrailKit, renders.
         .target(name: "VeritrailCLI", dependencies: [
-            "VeritrailKit", "Domain", "Engine", "EventLog", "Geocoding", "Projections", "Proofs", "StrictJSON",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            "VeritrailKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
         .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "Geocoding", "LMDB", "Projections", "Proofs", "StrictJSON"],
                 swiftSettings: strict),

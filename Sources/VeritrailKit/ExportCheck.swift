@@ -33,6 +33,13 @@ public struct ExportCheck {
         }
     }
 
+    /// Checks the file at `path` (stdin for `-`) line by line, as `verify FILE` does, stopping at the first
+    /// break; `outcome` then has the answer. The file streams through: its pages are let go as it is read.
+    public mutating func check(path: String) throws(VeritrailError) {
+        let reader = path == "-" ? try LineReader(fileDescriptor: 0) : try LineReader(path: path)
+        while !isBroken, try reader.next({ line in check(line: line, number: reader.lineNumber) }) {}
+    }
+
     /// Whether the check has failed already (the answer is known; the rest of the file need not be read).
     public var isBroken: Bool { broken != nil }
 
@@ -44,7 +51,7 @@ public struct ExportCheck {
         switch decode(line, number: number) {
         case .success(let event): incoming = event
         case .failure(let reason):
-            broken = (seq, reason.message)
+            broken = (seq, reason.description)
             return
         }
         guard let id = incoming.id, let claimedSeq = incoming.claimedSeq, let claimedHash = incoming.claimedHash else {
@@ -92,31 +99,12 @@ public struct ExportCheck {
         try VeritrailError.catching { try CheckpointFile.read(path: path) }
     }
 
-    /// One line as an event: read in place by the scanner when it is plain, else parsed; the refusal names
-    /// the line, as an import's does.
-    private func decode(_ line: UnsafeRawBufferPointer, number: Int) -> Result<IncomingEvent, LineRefusal> {
-        if let object = scanner.scan(line) {
-            do {
-                return .success(try EventJSON.decode(object))
-            } catch {
-                return .failure(LineRefusal(message: "line \(number): \(error)"))
-            }
-        }
-        let value: JSONValue
+    /// One line as an event, decoded as an import decodes it (`decodeLine`): the refusal names the line.
+    private func decode(_ line: UnsafeRawBufferPointer, number: Int) -> Result<IncomingEvent, VeritrailError> {
         do {
-            value = try JSONValue.parse(line)
+            return .success(try decodeLine(line, number: number, scanner: scanner))
         } catch {
-            return .failure(LineRefusal(message: "line \(number): not valid JSON: \(error)"))
+            return .failure(error)
         }
-        do {
-            return .success(try EventJSON.decode(value))
-        } catch {
-            return .failure(LineRefusal(message: "line \(number): \(error)"))
-        }
-    }
-
-    /// Why a line is not an event.
-    private struct LineRefusal: Error {
-        var message: String
     }
 }

@@ -114,3 +114,9 @@ extension Gatekeeper {
         return id
     }
 }
+
+extension VeritrailStore {
+    /// Whether `passcode` has the form a passcode must have (4–8 ASCII digits, cli.md §4): a caller that asks
+    /// for a new one can ask again before anything is hashed or written.
+    public static func isWellFormedPasscode(_ passcode: String) -> Bool { Passcodes.isWellFormed(passcode) }
+}

@@ -1,4 +1,3 @@
-import Engine
 import VeritrailKit
 #if canImport(Glibc)
 import Glibc
@@ -48,7 +47,7 @@ struct PasscodeReader {
             guard let first = try read("New passcode for \(username) (4–8 digits): ") else {
                 throw Failure.refused("no passcode given (expected two lines on stdin)")
             }
-            guard Passcodes.isWellFormed(first) else {
+            guard VeritrailStore.isWellFormedPasscode(first) else {
                 if retry { Output.note("a passcode must be 4–8 digits; try again"); continue }
                 throw Failure.refused("a passcode must be 4–8 digits")
             }

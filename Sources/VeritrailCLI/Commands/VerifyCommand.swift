@@ -1,8 +1,6 @@
 import ArgumentParser
+import Foundation
 import VeritrailKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `verify FILE [--checkpoint CP --key VKEY]` (proofs.md §4): checks an export without importing it.
 struct VerifyCommand: ParsableCommand {
@@ -31,9 +29,8 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             let signed = try checkpoint.map { path in (note: try readSmallFile(path), key: try verifierKey()) }
-            let reader = try LineReader(path: file)
             var check = signed.map { ExportCheck(signedCheckpoint: $0.note, key: $0.key) } ?? ExportCheck()
-            while !check.isBroken, try reader.next({ line in check.check(line: line, number: reader.lineNumber) }) {}
+            try check.check(path: file)
             let outcome = check.outcome
             switch outcome {
             case let .ok(events, head):
@@ -58,7 +55,7 @@ struct VerifyCommand: ParsableCommand {
     private func verifierKey() throws -> LogKey {
         let given = key ?? ""
         if let key = try? LogKey(parsing: given) { return key }
-        guard access(given, R_OK) == 0 else { throw Failure.usage("--key must be a verifier key (NAME+KEYID+BASE64) or a file holding one") }
+        guard FileManager.default.isReadableFile(atPath: given) else { throw Failure.usage("--key must be a verifier key (NAME+KEYID+BASE64) or a file holding one") }
         let text = try readSmallFile(given).split(separator: "\n").first.map(String.init) ?? ""
         do {
             return try LogKey(parsing: text)

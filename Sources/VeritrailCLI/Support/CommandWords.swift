@@ -1,6 +1,4 @@
-import Domain
 import Foundation
-import StrictJSON
 import VeritrailKit
 
 /// A refusal said in the words of the command that was typed, not of the event it wrote: the rules of
@@ -44,27 +42,6 @@ struct CommandWords {
             throw rephrase(Failure.from(v))
         } catch let e as EventError {
             throw rephrase(Failure(code: e.isPermission ? Failure.notAllowed : Failure.refused, message: e.description))
-        }
-    }
-}
-
-extension WriteCommand {
-    /// `WriteCommand.appendOne`, with refusals in the command's words: `options` maps the event's field
-    /// paths to the command's options.
-    static func appendOne(_ type: EventType, global: GlobalOptions, passcodeStdin: Bool, eventID: String? = nil,
-                          options: [String: String],
-                          data: @escaping (_ actor: String, _ at: Timestamp) -> [(String, JSONValue)],
-                          said: (_ actor: String) -> String) throws {
-        let words = CommandWords(type: type, options: options)
-        try runReporting {
-            let writer = try WriteCommand(global: global, passcodeStdin: passcodeStdin, eventID: eventID)
-            let actor = try writer.actor()
-            let logged = try words.run {
-                try writer.append(unlocking: actor) { at, _ in
-                    [try EventBuilder.event(type, actor: actor, at: at, data: data(actor, at))]
-                }
-            }
-            writer.report(logged, said(actor))
         }
     }
 }

@@ -1,10 +1,5 @@
 import ArgumentParser
 import VeritrailKit
-import Engine
-import Domain
-import EventLog
-import LMDB
-import Projections
 
 /// A refusal with its exit code (cli.md §6) and a message that says what was wrong and what to do.
 struct Failure: Error, CustomStringConvertible {
@@ -22,25 +17,13 @@ struct Failure: Error, CustomStringConvertible {
 
     var description: String { message }
 
-    /// The failure for any error a command body throws: each kind of error maps to one exit code.
+    /// The failure for any error a command body throws: the command line's own, or the library's (every
+    /// library call throws `VeritrailError` only); anything else is a store failure.
     static func from(_ error: any Error) -> Failure {
         switch error {
-        case let f as Failure: return f
-        case let v as VeritrailError: return from(v)
-        case let e as EventError: return .refused(e.description)
-        case let q as QueryError:
-            switch q {
-            case .usage(let m): return .usage(m)
-            case .refused(let m): return .refused(m)
-            }
-        case let a as InactiveAccount: return .refused(a.description)
-        case let g as GateRefusal: return from(g)
-        case let s as StoreError: return Failure(code: storeFailed, message: s.message)
-        case let c as CommitFailed: return Failure(code: storeFailed, message: c.description)
-        case let r as RetriesExhausted: return Failure(code: storeFailed, message: r.description)
-        case let l as LMDBError: return Failure(code: storeFailed, message: "the store failed: \(l)")
-        case let f as FieldError: return Failure(code: storeFailed, message: "the store is damaged: \(f)")
-        default: return Failure(code: storeFailed, message: "\(error)")
+        case let f as Failure: f
+        case let v as VeritrailError: from(v)
+        default: Failure(code: storeFailed, message: "\(error)")
         }
     }
 }
