@@ -6,7 +6,8 @@ import PackageDescription
 //   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
 //                mapped pages are let go (`PageRelease`)
 //   StrictJSON   the interchange form: a strict JSON parser and the RFC 8785 canonical writer
-//   Domain       the event catalogue: event types, their field rules and field lists, the rules that need history
+//   Domain       the event catalogue: event types, their field rules and field lists, the rules that need history,
+//                and the words the library's callers use (the gate's refusals, as-of points, log heads, filters)
 //   EventLog     the append-only log over LMDB: seq, ids, the hash chain, and the stored form (StoredForm/)
 //   Projections  the read models: one projector per view over typed, cached records (`Models`), the scan
 //                list kept by a strategy the engine picks (written, checked by a rebuild, borrowed by a
@@ -16,8 +17,9 @@ import PackageDescription
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
 //   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
 //                through one loop, answers queries
-//   VeritrailCLI the `veritrail` commands (parsing and rendering only)
-//   VeritrailKit the library (product `Veritrail`): a store, every command and query, typed errors
+//   VeritrailKit the library (product `Veritrail`): a store, every command and query, import, audit and proofs,
+//                typed errors; it re-exports Domain and StrictJSON, the words its API speaks
+//   VeritrailCLI the `veritrail` commands: parse, call VeritrailKit, render (it imports nothing else of the engine)
 /// Strictness on every target, as swift-log does: `any` spelled out, members visible only through the modules a
 /// file imports, and imports internal unless a file says `public import`.
 let strict: [SwiftSetting] = [
