@@ -2,6 +2,9 @@
 import PackageDescription
 
 // The targets, in dependency order:
+//   SystemCalls  the one Swift target that calls the C library for the system: files, directories, memory maps
+//                and madvise, pthread locks and threads, signals, clocks, the terminal, the environment; each
+//                call's return code and errno become a thrown `SystemError` in one place
 //   CLMDB        the C boundary: LMDB as Debian's liblmdb-dev ships it
 //   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
 //                mapped pages are let go (`PageRelease`)
@@ -47,37 +50,40 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: optimized),
+        .target(name: "SystemCalls", swiftSettings: strict),
+        .target(name: "LMDB", dependencies: ["CLMDB", "SystemCalls"], swiftSettings: optimized),
         .target(name: "StrictJSON", swiftSettings: optimized),
         .target(name: "Domain", dependencies: ["StrictJSON"], swiftSettings: optimized),
         .target(name: "EventLog", dependencies: [
-            "LMDB", "Domain", "StrictJSON",
+            "LMDB", "Domain", "StrictJSON", "SystemCalls",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: optimized),
         .target(name: "Projections", dependencies: [
-            "Domain", "EventLog", "LMDB", "StrictJSON",
+            "Domain", "EventLog", "LMDB", "StrictJSON", "SystemCalls",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: optimized),
         .target(name: "Proofs", dependencies: [
-            "LMDB", "Domain", "EventLog",
+            "LMDB", "Domain", "EventLog", "SystemCalls",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: optimized),
         // The gazetteer's TSVs are compiled into the binary by GazetteerData (C23 #embed), not shipped beside it.
         .target(name: "GazetteerData"),
-        .target(name: "Geocoding", dependencies: ["GazetteerData"], exclude: ["Resources"], swiftSettings: strict),
+        .target(name: "Geocoding", dependencies: ["GazetteerData", "SystemCalls"], exclude: ["Resources"], swiftSettings: strict),
         .target(name: "Engine", dependencies: [
-            "Domain", "EventLog", "Projections", "Proofs", "LMDB", "StrictJSON",
+            "Domain", "EventLog", "Projections", "Proofs", "LMDB", "StrictJSON", "SystemCalls",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: optimized),
-        // The command line reaches the engine only through the library: it parses, calls VeritrailKit, renders.
+        // The command line reaches the engine only through the library: it parses, calls VeritrailKit, renders;
+        // SystemCalls gives it the terminal and its standard streams.
         .target(name: "VeritrailCLI", dependencies: [
-            "VeritrailKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "VeritrailKit", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
         .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "Geocoding", "LMDB", "Projections", "Proofs", "StrictJSON"],
                 swiftSettings: strict),
         .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"], swiftSettings: strict),
-        .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections"], swiftSettings: strict),
+        .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections", "SystemCalls"], swiftSettings: strict),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),
         .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"], swiftSettings: strict),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"], swiftSettings: strict),

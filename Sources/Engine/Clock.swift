@@ -1,13 +1,11 @@
 public import Domain
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The wall clock, as a `Timestamp` with microseconds.
 public enum WallClock {
+    ///
+    /// The corresponding C function is `clock_gettime(CLOCK_REALTIME)`.
     public static func now() -> Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
+        Timestamp(microseconds: SystemClock.wallMicroseconds())
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import SystemCalls
 
 /// Runs a producer on a second thread that hands its items over in order, in batches, while the caller
 /// consumes them: reading and decoding on one core, applying on the other (`import`, rebuild, replay).
@@ -12,7 +12,7 @@ import Foundation
 /// producer allocated freed on the thread that allocated them: with glibc, a block freed on another thread
 /// waits for the lock of its arena, which the producer holds for its own allocations.
 public final class Pipeline<Item>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var ready: [Batch<Item>] = []
     /// The batch the consumer has, and those it is done with, which the producer empties and fills again.
     private var lent: Batch<Item>?
@@ -30,9 +30,13 @@ public final class Pipeline<Item>: @unchecked Sendable {
         self.batchSize = batchSize
         self.maxBatches = maxBatches
         self.produce = produce
-        let thread = Thread { [self] in run() }
-        thread.stackSize = 1 << 22
-        thread.start()
+        // A thread of its own with a stack of 4 MiB; it holds the pipeline until `run` returns. Without it the
+        // consumer would wait for ever for items no one produces, so the process stops instead.
+        do {
+            try SystemThread.start(stackSize: 1 << 22, detached: true) { [self] in run() }
+        } catch {
+            fatalError("can not start the pipeline's thread: \(error)")
+        }
     }
 
     deinit { cancel() }

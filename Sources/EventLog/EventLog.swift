@@ -1,8 +1,6 @@
 import Domain
 public import LMDB
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The append-only event log of one store: an LMDB environment in a directory of its own.
 ///
@@ -56,9 +54,10 @@ public final class EventLog: @unchecked Sendable {
     }
 
     /// The size of the store's data file (0 when there is none).
+    ///
+    /// The corresponding C function is `stat`.
     static func dataFileSize(_ directory: String) -> Int {
-        var info = stat()
-        return stat(directory + "/data.mdb", &info) == 0 ? Int(info.st_size) : 0
+        (try? FileSystem.status(directory + "/data.mdb"))?.size ?? 0
     }
 
     /// Reads in a consistent snapshot of the log.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The directory of a store, and the one way a store comes into being there: built aside, then put in place
 /// in one step.
@@ -29,17 +27,25 @@ public struct StoreDirectory: Sendable {
         case unreadable(String)
     }
 
+    ///
+    /// The corresponding C function is `access`.
     public var state: State {
-        if access(dataFile, F_OK) == 0 {
-            return access(dataFile, R_OK) == 0 ? .store : .unreadable("permission denied")
-        }
-        let reason = errno
-        if reason == ENOENT || reason == ENOTDIR {
+        do {
+            try FileSystem.checkAccess(dataFile, .exists)
+        } catch {
+            guard error.errno == .noEntry || error.errno == .notDirectory else { return .unreadable(error.reason) }
             // A directory that can not be searched hides whether it holds a store.
-            if access(path, F_OK) == 0 && access(path, X_OK) != 0 { return .unreadable("permission denied") }
+            if StoreDirectory.reaches(path, .exists) && !StoreDirectory.reaches(path, .execute) {
+                return .unreadable("permission denied")
+            }
             return .absent
         }
-        return .unreadable(String(cString: strerror(reason)))
+        return StoreDirectory.reaches(dataFile, .read) ? .store : .unreadable("permission denied")
+    }
+
+    /// Whether this process may reach `path` as `access` asks.
+    private static func reaches(_ path: String, _ access: FileSystem.Access) -> Bool {
+        (try? FileSystem.checkAccess(path, access)) != nil
     }
 
     /// Makes the directory and its missing parents, owner-only (0700), and returns those it made, for
@@ -51,31 +57,37 @@ public struct StoreDirectory: Sendable {
         for part in path.split(separator: "/", omittingEmptySubsequences: false) {
             built += built.isEmpty && part.isEmpty ? "/" : (built.isEmpty || built.hasSuffix("/") ? "" : "/") + part
             if built.isEmpty || built == "/" { continue }
-            if mkdir(built, 0o700) == 0 {
+            do {
+                try FileSystem.makeDirectory(built, permissions: 0o700)
                 made.append(built)
-            } else if errno != EEXIST {
-                unprepare(made)
-                throw StoreError("can not create \(built): \(String(cString: strerror(errno)))")
+            } catch {
+                guard error.errno == .exists else {
+                    unprepare(made)
+                    throw StoreError("can not create \(built): \(error.reason)")
+                }
             }
         }
-        if StoreDirectory.entries(of: path).allSatisfy(StoreDirectory.isAside) { chmod(path, 0o700) }
+        // Left as it is when that fails: the store is then made in a directory others may read.
+        if StoreDirectory.entries(of: path).allSatisfy(StoreDirectory.isAside) {
+            try? FileSystem.changePermissions(path, to: 0o700)
+        }
         return made
     }
 
     /// Removes the directories `prepare` made, when still empty: a creation that failed leaves nothing.
     public func unprepare(_ made: [String]) {
-        for directory in made.reversed() { rmdir(directory) }
+        // A directory something was put in meanwhile stays.
+        for directory in made.reversed() { try? FileSystem.removeDirectory(directory) }
     }
 
     /// A new hidden directory to build a store in.
     public func makeAside() throws(StoreError) -> String {
         removeAbandonedAsides()
-        var template = Array("\(path)/.new-\(getpid())-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
-        guard made != nil else {
-            throw StoreError("can not create a new store in \(path): \(String(cString: strerror(errno)))")
+        do {
+            return try FileSystem.makeTemporaryDirectory("\(path)/.new-\(CurrentProcess.id)-XXXXXX")
+        } catch {
+            throw StoreError("can not create a new store in \(path): \(error.reason)")
         }
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Puts the store built in `aside` in place, unless a store is there already (another process made one
@@ -83,14 +95,16 @@ public struct StoreDirectory: Sendable {
     public func publish(aside: String) throws(StoreError) -> Bool {
         defer { discard(aside: aside) }
         // The data file is durable before it becomes visible: LMDB's commit synced it.
-        guard link(aside + "/data.mdb", dataFile) == 0 else {
-            if errno == EEXIST { return false }
-            throw StoreError("can not create the store at \(path): \(String(cString: strerror(errno)))")
+        do {
+            try FileSystem.link(aside + "/data.mdb", to: dataFile)
+        } catch {
+            if error.errno == .exists { return false }
+            throw StoreError("can not create the store at \(path): \(error.reason)")
         }
         // The store's other files follow (its lock file, which LMDB would make again but this one has its mode
         // and its space; files kept beside the data, such as a signed checkpoint); none replaces one there.
         for name in StoreDirectory.entries(of: aside) where name != "data.mdb" {
-            _ = link(aside + "/" + name, path + "/" + name)
+            try? FileSystem.link(aside + "/" + name, to: path + "/" + name)
         }
         syncDirectory()
         return true
@@ -98,40 +112,31 @@ public struct StoreDirectory: Sendable {
 
     /// Removes a hidden directory made by `makeAside` and its files (never the store's own).
     public func discard(aside: String) {
-        for name in StoreDirectory.entries(of: aside) { unlink(aside + "/" + name) }
-        rmdir(aside)
+        for name in StoreDirectory.entries(of: aside) { try? FileSystem.unlink(aside + "/" + name) }
+        try? FileSystem.removeDirectory(aside)
     }
 
     /// Flushes the directory's entries, so that the new store survives a crash of the machine.
+    /// Best effort: the store is in place either way, and a failure here has nothing left to undo.
     private func syncDirectory() {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        guard let fd = try? FileDescriptor.open(path, .readOnly, options: [.directory, .closeOnExec]) else { return }
+        try? fd.sync()
+        fd.close()
     }
 
     /// Removes hidden directories left by creations whose process is gone (killed while building).
     private func removeAbandonedAsides() {
         for name in StoreDirectory.entries(of: path) where StoreDirectory.isAside(name) {
             let pid = name.dropFirst(5).prefix { $0 != "-" }
-            guard let pid = Int32(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = Int32(pid), pid != CurrentProcess.id, !CurrentProcess.exists(pid) else { continue }
             discard(aside: path + "/" + name)
         }
     }
 
     private static func isAside(_ name: String) -> Bool { name.hasPrefix(".new-") }
 
-    /// The names in `directory`, but `.` and `..`.
+    /// The names in `directory`, but `.` and `..`; none when it can not be read.
     private static func entries(of directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        (try? FileSystem.entries(of: directory)) ?? []
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import SystemCalls
 
 // Reading the gazetteer's TSVs: from the bytes compiled in, and without Foundation's number parsing or file
 // readers, which copy more.
@@ -51,22 +51,22 @@ func parseInt(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int?
     return v
 }
 
-/// The whole file, read with POSIX calls into one array (Foundation's readers copy more).
+/// The whole regular file at `path`, read with system calls into one array (Foundation's readers copy more);
+/// nil when it can not be read whole.
+///
+/// The corresponding C functions are `open`, `fstat`, `read` and `close`.
 func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-    let size = Int(st.st_size)
+    guard let fd = try? FileDescriptor.open(path, .readOnly) else { return nil }
+    defer { fd.close() }
+    guard let status = try? fd.status(), status.isRegularFile else { return nil }
+    let size = status.size
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
         var done = 0
         while done < size {
-            let r = read(fd, buffer.baseAddress! + done, size - done)
-            if r < 0 && errno == EINTR { continue }
-            if r <= 0 { break }
-            done += r
+            let rest = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[done...])
+            guard let read = try? fd.read(into: rest), read > 0 else { break }
+            done += read
         }
         failed = done != size
         count = done

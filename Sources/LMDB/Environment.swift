@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-public import Glibc
-#elseif canImport(Darwin)
-public import Darwin
-#endif
 internal import CLMDB
+public import SystemCalls
 
 /// An LMDB environment: one memory-mapped file holding any number of named databases.
 ///
@@ -18,13 +14,8 @@ internal import CLMDB
 /// supported (LMDB allows one write transaction at a time, and without
 /// `.noTLS` one read transaction per thread): use the transaction you were given.
 public final class Environment: @unchecked Sendable {
-    #if canImport(Glibc)
     /// The permission bits of created files, as `open(2)` takes them.
-    public typealias FileMode = Glibc.mode_t
-    #elseif canImport(Darwin)
-    /// The permission bits of created files, as `open(2)` takes them.
-    public typealias FileMode = Darwin.mode_t
-    #endif
+    public typealias FileMode = SystemCalls.FileMode
 
     /// LMDB's environment, closed in `deinit`.
     private let handle: OpaquePointer
@@ -57,7 +48,7 @@ public final class Environment: @unchecked Sendable {
     ) throws(LMDBError) {
         var created: OpaquePointer?
         try check(mdb_env_create(&created))
-        guard let handle = created else { throw LMDBError(code: ENOMEM) }
+        guard let handle = created else { throw LMDBError(code: Errno.noMemory.rawValue) }
         do {
             try check(mdb_env_set_mapsize(handle, mapSize))
             try check(mdb_env_set_maxdbs(handle, maxDatabases))
@@ -190,7 +181,7 @@ public final class Environment: @unchecked Sendable {
         guard mdb_env_get_flags(handle, &flags) == 0, flags & UInt32(MDB_WRITEMAP) != 0,
               mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0,
               let inMap = Environment.addressInMap(txn),
-              let map = MapPager.mapping(containing: inMap, size: info.me_mapsize)
+              let map = MemoryMap.sharedMapping(containing: inMap, size: info.me_mapsize)
         else { return nil }
         let pageSize = Int(stat.ms_psize)
         // The transaction takes its new pages after the last page in use when it began.
@@ -272,7 +263,7 @@ public final class Environment: @unchecked Sendable {
             guard reservedBytes < size else { return }
             var fd: mdb_filehandle_t = -1
             try check(mdb_env_get_fd(handle, &fd))
-            try FileSpace.reserve(fd, bytes: size)
+            try FileSpace.reserve(FileDescriptor(rawValue: fd), bytes: size)
             reservedBytes = size
         }
     }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+internal import SystemCalls
 
 /// Disk space for the files LMDB maps, allocated before the map is written.
 ///
@@ -13,14 +9,15 @@ enum FileSpace {
     /// Allocates the first `bytes` of `fd` on disk, extending it if shorter.
     /// Throws `ENOSPC` (as an `LMDBError` carrying the errno) when the disk is full.
     ///
-    /// The corresponding C function is `posix_fallocate`.
-    static func reserve(_ fd: Int32, bytes: Int) throws(LMDBError) {
-        #if os(Linux)
-        let code = posix_fallocate(fd, 0, off_t(bytes))
-        // A file system without allocation (rare on Linux) is left as LMDB makes it.
-        guard code != 0, code != EOPNOTSUPP else { return }
-        throw LMDBError(code: code)
-        #endif
+    /// The corresponding C function is `posix_fallocate` (`FileDescriptor.allocate`).
+    static func reserve(_ fd: FileDescriptor, bytes: Int) throws(LMDBError) {
+        do {
+            try fd.allocate(bytes: bytes)
+        } catch {
+            // A file system without allocation (rare on Linux) is left as LMDB makes it.
+            guard error.errno != .notSupported else { return }
+            throw LMDBError(code: error.errno.rawValue)
+        }
     }
 
     /// The size of LMDB's lock file for `maxReaders` slots: a header of three 64-byte lines
@@ -31,15 +28,13 @@ enum FileSpace {
     /// A lock file that exists already is left as it is (LMDB sizes its reader table from it).
     ///
     /// The corresponding C functions are `open`, `fstat` and `posix_fallocate`.
-    static func prepareLockFile(_ path: String, maxReaders: UInt32, mode: mode_t) throws(LMDBError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
-        guard fd >= 0 else {
-            // LMDB opens it itself and reports what is wrong (a read-only directory, say).
-            return
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, Int(info.st_size) == 0 else { return }
+    static func prepareLockFile(_ path: String, maxReaders: UInt32, mode: FileMode) throws(LMDBError) {
+        // When it can not be opened, LMDB opens it itself and reports what is wrong (a read-only
+        // directory, say).
+        guard let fd = try? FileDescriptor.open(path, .readWrite, options: [.create, .closeOnExec], permissions: mode)
+        else { return }
+        defer { fd.close() }
+        guard let status = try? fd.status(), status.size == 0 else { return }
         try reserve(fd, bytes: lockFileSize(maxReaders: maxReaders))
     }
 }

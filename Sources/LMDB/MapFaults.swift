@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 internal import CLMDB
+internal import SystemCalls
 
 /// Turns a fault while reading a store's map into a message that names the store and an exit code,
 /// instead of a crash.
@@ -26,16 +22,11 @@ public enum MapFaults {
     /// `prefix` and names the store last opened. Signals before any store was opened are left as they were.
     /// Call once, at the start of the process (a command-line tool does; a server may prefer to crash).
     ///
-    /// The corresponding C function is `sigaction`.
+    /// The corresponding C function is `sigaction` (`Signals.handleOnce`).
     public static func install(prefix: String, exitCode: Int32) {
         self.prefix = prefix
         self.exitCode = exitCode
-        var action = sigaction()
-        action.__sigaction_handler.sa_sigaction = { signal, _, _ in MapFaults.fault(signal) }
-        action.sa_flags = SA_SIGINFO | Int32(bitPattern: UInt32(SA_RESETHAND))
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGSEGV, &action, nil)
-        sigaction(SIGBUS, &action, nil)
+        Signals.handleOnce([.segmentationFault, .busError]) { signal in MapFaults.fault(Signal(rawValue: signal)) }
     }
 
     /// Notes the environment just opened at `path`, whose name a fault message gives.
@@ -49,18 +40,19 @@ public enum MapFaults {
     }
 
     /// The signal handler: writes the prepared message and exits, or, before any store was opened, lets the
-    /// signal do what it would have done (the handler was reset by `SA_RESETHAND`).
-    private static func fault(_ signal: Int32) {
+    /// signal do what it would have done (the handler was reset by `SA_RESETHAND`). Async-signal-safe: it
+    /// allocates nothing, and the three calls are `Signals`' inlined `raise`, `write` and `_exit`.
+    private static func fault(_ signal: Signal) {
         guard messageLength > 0 else {
-            raise(signal)
+            Signals.raise(signal)
             return
         }
-        _ = write(2, message, messageLength)
-        _exit(exitCode)
+        Signals.writeOnce(.standardError, message, count: messageLength)
+        Signals.exitImmediately(exitCode)
     }
 
     /// LMDB's assertion handler (`mdb_env_set_assert`): a failed internal check means a damaged file.
     static let lmdbAssertion: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Void = { _, _ in
-        MapFaults.fault(SIGABRT)
+        MapFaults.fault(.abort)
     }
 }

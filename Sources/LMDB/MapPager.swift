@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+internal import SystemCalls
 
 /// The companion of a large write transaction (`Environment.write(large:)`): on a thread of its own, it
 /// faults in the pages just ahead of the writer and drops the pages behind it from the resident set.
@@ -28,21 +24,15 @@ internal import Darwin
 final class MapPager: @unchecked Sendable {
     /// How far beyond the writer the pages are faulted in, at most (at first, as far as it has come).
     static let ahead: UInt = 16 << 20
-    /// How much below the writer stays mapped: the pages LMDB is filling and the branch pages above them.
-    static let behind: UInt = 8 << 20
     /// The most the pager faults in with one system call, so that it reads the writer's news often.
     private static let step: UInt = 1 << 20
-    /// How far the writer moves between two drops. Each drop unmaps the pages the writer keeps coming back
-    /// to as well (branch pages, the leaves of the id index, which takes ids in any order), and mapping
-    /// them again costs the writer a fault each: dropping after every megabyte made an import 10 % slower,
-    /// while 16 MiB is as fast as 32 MiB and keeps an import's peak lower (docs/BENCHMARKS.md).
-    static let dropEvery: UInt = 16 << 20
 
     private enum Phase { case writing, committing, stopping }
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var thread = pthread_t()
+    /// Guards the state shared with the writer, and wakes the pager thread.
+    private let condition = ConditionLock()
+    /// The pager thread, set once it started (nil when it could not: the writer then pages alone).
+    private var thread: SystemThread?
 
     /// The map, and the page-aligned address where the pages the transaction allocates begin.
     private let mapStart: UInt, mapEnd: UInt, firstNew: UInt, pageSize: UInt
@@ -68,36 +58,20 @@ final class MapPager: @unchecked Sendable {
         self.firstNew = min(start + UInt(firstNew), mapEnd)
         self.frontier = self.firstNew
         self.populated = self.firstNew
-        mutex.initialize(to: pthread_mutex_t())
-        condition.initialize(to: pthread_cond_t())
-        // The calls stay outside `precondition`, which `-Ounchecked` removes with its argument.
-        let initialized = pthread_mutex_init(mutex, nil) == 0 && pthread_cond_init(condition, nil) == 0
-        precondition(initialized, "can not make the map pager's lock")
         // The thread holds the pager until it returns.
-        let retained = Unmanaged.passRetained(self)
-        let started = pthread_create(&thread, nil, { context in
-            Unmanaged<MapPager>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, retained.toOpaque())
-        if started != 0 { retained.release() }
-        precondition(started == 0, "can not start the map pager's thread")
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+        let started = try? SystemThread.start { [self] in run() }
+        precondition(started != nil, "can not start the map pager's thread")
+        thread = started
     }
 
     /// The writer has written up to `address`.
     func advance(to address: UInt) {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         if address > frontier {
             frontier = address
-            if waiting { pthread_cond_signal(condition) }
+            if waiting { condition.signal() }
         }
-        pthread_mutex_unlock(mutex)
+        condition.unlock()
     }
 
     /// The writer is about to commit: from now on, keep dropping every page.
@@ -107,44 +81,44 @@ final class MapPager: @unchecked Sendable {
     /// and before the map may move.
     func stop() {
         enter(.stopping)
-        pthread_join(thread, nil)
+        thread?.join()
     }
 
     private func enter(_ next: Phase) {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         phase = next
-        pthread_cond_signal(condition)
-        pthread_mutex_unlock(mutex)
+        condition.signal()
+        condition.unlock()
     }
 
     private func run() {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         while true {
             switch phase {
             case .stopping:
-                pthread_mutex_unlock(mutex)
+                condition.unlock()
                 return
             case .committing:
-                pthread_mutex_unlock(mutex)
+                condition.unlock()
                 drop(from: mapStart, to: mapEnd)
-                pthread_mutex_lock(mutex)
-                if phase == .committing { wait(microseconds: 250) }
+                condition.lock()
+                if phase == .committing { condition.wait(microseconds: PageRelease.whileCommitting) }
             case .writing:
                 let reached = frontier
-                pthread_mutex_unlock(mutex)
+                condition.unlock()
                 let worked = page(around: reached)
-                pthread_mutex_lock(mutex)
+                condition.lock()
                 guard !worked && phase == .writing && frontier == reached else { continue }
                 // Nothing to do: wait for news from the writer. When none comes within 10 ms, it is writing
                 // something other than the log (the end of an import writes the indexes it kept in memory),
                 // so its pages are not where it reports: drop them all, as while it commits.
                 waiting = true
-                wait(microseconds: 10_000)
+                condition.wait(microseconds: PageRelease.whenWriterIdle)
                 waiting = false
                 if phase == .writing && frontier == reached {
-                    pthread_mutex_unlock(mutex)
+                    condition.unlock()
                     drop(from: mapStart, to: mapEnd)
-                    pthread_mutex_lock(mutex)
+                    condition.lock()
                 }
             }
         }
@@ -159,18 +133,19 @@ final class MapPager: @unchecked Sendable {
             let end = min(target, populated + MapPager.step)
             let start = max(populated, aligned(reached))
             if start < end, let pointer = UnsafeMutableRawPointer(bitPattern: start) {
-                #if os(Linux)
                 // Kernels before 5.14 do not know the advice; pages are then faulted in by the writer.
-                if madvise(pointer, Int(end - start), MADV_POPULATE_WRITE) != 0 && errno == EINVAL { canPopulate = false }
-                #else
-                canPopulate = false
-                #endif
+                do {
+                    try MemoryMap.advise(pointer, count: Int(end - start), .populateWrite)
+                } catch {
+                    if error.errno == .invalidArgument { canPopulate = false }
+                }
             }
             populated = end
             return true
         }
-        let keepFrom = reached > firstNew + MapPager.behind ? aligned(reached - MapPager.behind) : mapStart
-        if keepFrom >= released + MapPager.dropEvery {
+        let behind = PageRelease.keptBehindWriter
+        let keepFrom = reached > firstNew + behind ? aligned(reached - behind) : mapStart
+        if keepFrom >= released + PageRelease.writtenBytes {
             drop(from: mapStart, to: keepFrom)
             released = keepFrom
             return true
@@ -183,45 +158,8 @@ final class MapPager: @unchecked Sendable {
         let end = aligned(min(to + pageSize - 1, mapEnd))
         guard from < end, let pointer = UnsafeMutableRawPointer(bitPattern: from) else { return }
         // Fails only for a range that is not mapped, which leaves nothing to drop.
-        _ = madvise(pointer, Int(end - from), MADV_DONTNEED)
+        try? MemoryMap.advise(pointer, count: Int(end - from), .dontNeed)
     }
 
     private func aligned(_ address: UInt) -> UInt { address / pageSize * pageSize }
-
-    /// The `size` bytes from the start of the mapping that holds `address`, from `/proc/self/maps`; nil
-    /// when there is none, or off Linux.
-    static func mapping(containing address: UnsafeRawPointer, size: Int) -> UnsafeRawBufferPointer? {
-        #if os(Linux)
-        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
-        defer { fclose(maps) }
-        let target = UInt(bitPattern: address)
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), maps) != nil {
-            // start-end perms offset dev inode path: the map is a shared mapping of the data file.
-            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-            let bounds = fields.first?.split(separator: "-") ?? []
-            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16),
-                  start <= target, target < end else { continue }
-            guard fields.count >= 2, fields[1].hasSuffix("s"), end - start >= UInt(size),
-                  let base = UnsafeRawPointer(bitPattern: start) else { return nil }
-            return UnsafeRawBufferPointer(start: base, count: size)
-        }
-        return nil
-        #else
-        return nil
-        #endif
-    }
-
-    /// Waits on the condition for at most `microseconds` (the mutex held).
-    private func wait(microseconds: Int) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var nanoseconds = now.tv_nsec + microseconds * 1000
-        var deadline = now
-        deadline.tv_sec += nanoseconds / 1_000_000_000
-        nanoseconds %= 1_000_000_000
-        deadline.tv_nsec = nanoseconds
-        _ = pthread_cond_timedwait(condition, mutex, &deadline)
-    }
 }

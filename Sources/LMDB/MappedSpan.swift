@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import SystemCalls
 
 /// The span of the memory map that a transaction has read since it last let go of it
 /// (`Transaction.releaseReadPages`).
@@ -34,11 +30,11 @@ struct MappedSpan {
         // An empty span (nothing read since the last release) has `low` at `UInt.max`, where rounding up
         // would overflow.
         guard low < high else { return }
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let page = UInt(MemoryMap.pageSize)
         let first = (low + page - 1) / page * page
         let end = high / page * page
         guard first < end, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
         // Fails only for a range that is not mapped, which leaves nothing to release.
-        _ = madvise(start, Int(end - first), Int32(MADV_DONTNEED))
+        try? MemoryMap.advise(start, count: Int(end - first), .dontNeed)
     }
 }

@@ -20,6 +20,22 @@ public enum PageRelease {
     /// Bytes of a mapped input file (an import's NDJSON, a batch of scans) read front to back between
     /// drops of the pages already read: an input of any size streams through in a few MB.
     public static let inputBytes = 8 << 20
+    /// Bytes a large write (`MapPager`) goes past between two drops of the pages behind it. Each drop
+    /// unmaps the pages the writer keeps coming back to as well (branch pages, the leaves of the id index,
+    /// which takes ids in any order), and mapping them again costs the writer a fault each: dropping after
+    /// every megabyte made an import 10 % slower, while 16 MiB is as fast as 32 MiB and keeps an import's
+    /// peak lower (docs/BENCHMARKS.md).
+    static let writtenBytes: UInt = 16 << 20
+    /// Bytes below a large write's frontier that a drop leaves mapped: the pages LMDB is filling and the
+    /// branch pages above them.
+    static let keptBehindWriter: UInt = 8 << 20
+    /// Microseconds without news from a large write after which its pager drops every page of the map:
+    /// the writer is then writing elsewhere than it reports (the end of an import writes the indexes it
+    /// kept in memory).
+    static let whenWriterIdle = 10_000
+    /// Microseconds between two drops of every page while a large write commits (LMDB's commit touches
+    /// every page the transaction dirtied once more).
+    static let whileCommitting = 250
 
     /// Whether a count that has just grown by `batch` to `count` passed a multiple of `interval`: a loop
     /// that counts in batches releases once per interval, wherever the batches end.

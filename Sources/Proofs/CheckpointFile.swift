@@ -1,7 +1,5 @@
 import EventLog
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The store's latest signed checkpoint, kept in `<store>/checkpoint` (0600), outside LMDB: a store rolled
 /// back to an older data file still has it. Replaced atomically (a temporary file, fsync, rename, fsync of
@@ -20,20 +18,26 @@ public struct CheckpointFile: Sendable {
     /// The text of a small file (a checkpoint or a verifier key), or nil when there is none. A file larger
     /// than 64 KiB is refused (a checkpoint is about 200 bytes), so that a damaged one is never read
     /// without bound.
+    ///
+    /// The corresponding C functions are `open`, `read` and `close`.
     public static func read(path: String) throws -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw StoreError("can not read \(path): \(String(cString: strerror(errno)))")
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            if error.errno == .noEntry { return nil }
+            throw StoreError("can not read \(path): \(error.reason)")
         }
-        defer { close(fd) }
+        defer { fd.close() }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { chunk.deallocate() }
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError("can not read \(path): \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try fd.read(into: chunk)
+            } catch {
+                throw StoreError("can not read \(path): \(error.reason)")
             }
             if n == 0 { break }
             bytes += chunk[..<n]
@@ -44,38 +48,37 @@ public struct CheckpointFile: Sendable {
 
     /// Replaces the kept note with `note`, a checkpoint of `size` events, unless the kept one is of `size`
     /// or more already (another process signed a later tree meanwhile).
+    ///
+    /// The corresponding C functions are `open`, `flock`, `write`, `fsync`, `rename`, `unlink` and `close`.
     public func replace(with note: String, size: UInt64) throws {
-        let lock = open(directory + "/checkpoint.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw failure("can not open \(directory)/checkpoint.lock") }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure("can not lock \(directory)/checkpoint.lock") }
+        let lockPath = directory + "/checkpoint.lock"
+        let lock = try failing("can not open \(lockPath)") { () throws(SystemError) in
+            try FileDescriptor.open(lockPath, .readWrite, options: [.create, .closeOnExec], permissions: 0o600)
         }
+        defer { lock.close() }
+        try failing("can not lock \(lockPath)") { () throws(SystemError) in try lock.lockExclusively() }
         if let kept = try read(), let keptSize = CheckpointFile.size(of: kept), keptSize >= size { return }
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("can not write \(temporary)") }
-        var ok = Array(note.utf8).withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
+        let fd = try failing("can not write \(temporary)") { () throws(SystemError) in
+            try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: 0o600)
         }
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            let error = failure("can not write \(path)")
-            unlink(temporary)
+        do {
+            try failing("can not write \(path)") { () throws(SystemError) in
+                defer { fd.close() }
+                try fd.writeAll(Array(note.utf8))
+                try fd.sync()
+            }
+            try failing("can not write \(path)") { () throws(SystemError) in try FileSystem.rename(temporary, to: path) }
+        } catch {
+            // Nothing is left half written: the kept note is as it was.
+            try? FileSystem.unlink(temporary)
             throw error
         }
-        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else { throw failure("can not open \(directory)") }
-        defer { close(dir) }
-        guard fsync(dir) == 0 else { throw failure("can not flush \(directory)") }
+        let dir = try failing("can not open \(directory)") { () throws(SystemError) in
+            try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
+        }
+        defer { dir.close() }
+        try failing("can not flush \(directory)") { () throws(SystemError) in try dir.sync() }
     }
 
     /// The size line of a kept note, read without checking its signature (only to order two notes).
@@ -84,7 +87,12 @@ public struct CheckpointFile: Sendable {
         return lines.count >= 2 ? UInt64(lines[1]) : nil
     }
 
-    private func failure(_ what: String) -> StoreError {
-        StoreError("\(what): \(String(cString: strerror(errno)))")
+    /// The result of `body`, or a `StoreError` saying `what` could not be done and why.
+    private func failing<R>(_ what: String, _ body: () throws(SystemError) -> R) throws(StoreError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw StoreError("\(what): \(error.reason)")
+        }
     }
 }

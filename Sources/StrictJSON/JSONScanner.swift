@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A quick reading of one JSON text that is plain enough, for the lines of an import: it notes where each
 /// member's key and value lie in the bytes and makes no value, so that a reader makes only the values it
 /// asks for, and nothing is allocated once its buffers have grown.
@@ -125,7 +119,7 @@ public final class JSONScanner {
 
         mutating func literal(_ word: StaticString) -> Bool {
             let length = word.utf8CodeUnitCount
-            guard count - position >= length, memcmp(bytes + position, word.utf8Start, length) == 0 else { return false }
+            guard count - position >= length, bytesEqual(bytes + position, word.utf8Start, count: length) else { return false }
             position += length
             return true
         }
@@ -284,7 +278,7 @@ extension JSONScanner.Buffers {
             let a = members.base[Int(indices[i])]
             for j in (i + 1)..<max(i + 1, Int(run.count)) {
                 let b = members.base[Int(indices[j])]
-                if a.keyCount == b.keyCount && memcmp(bytes + Int(a.keyStart), bytes + Int(b.keyStart), Int(a.keyCount)) == 0 {
+                if a.keyCount == b.keyCount && bytesEqual(bytes + Int(a.keyStart), bytes + Int(b.keyStart), count: Int(a.keyCount)) {
                     return true
                 }
             }

@@ -7,12 +7,20 @@
 import Domain
 import Engine
 import EventLog
-import Foundation
 import Projections
+import SystemCalls
 
 func fail(_ message: String, code: Int32 = 64) -> Never {
-    FileHandle.standardError.write(Data("veritrail-bench: \(message)\n".utf8))
-    exit(code)
+    // Nothing is left to do when stderr can not be written: the exit code still says it failed.
+    try? FileDescriptor.standardError.writeAll(Array("veritrail-bench: \(message)\n".utf8))
+    CurrentProcess.exit(code)
+}
+
+/// `seconds` with three decimals, as `%.3f` writes it.
+func threeDecimals(_ seconds: Double) -> String {
+    let total = Int((seconds * 1000).rounded())
+    let fraction = String(total % 1000)
+    return "\(total / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,7 +28,7 @@ guard let command = arguments.first else {
     fail("usage: veritrail-bench decode --store DIR [--json]")
 }
 arguments.removeFirst()
-var storeDir = ProcessInfo.processInfo.environment["VERITRAIL_STORE"] ?? "./.veritrail"
+var storeDir = CurrentProcess.environment("VERITRAIL_STORE") ?? "./.veritrail"
 var json = false
 var index = 0
 while index < arguments.count {
@@ -41,7 +49,7 @@ switch command {
 case "decode":
     do {
         let store = try Store(directory: storeDir)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = SystemClock.monotonicNanoseconds()
         var count = 0
         var scans = 0
         try store.read { reader, _ in
@@ -51,12 +59,12 @@ case "decode":
                 return true
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let seconds = Double(SystemClock.monotonicNanoseconds() - start) / 1e9
         let rate = seconds > 0 ? Double(count) / seconds : 0
         if json {
             print("{\"events\":\(count),\"scans\":\(scans),\"seconds\":\(seconds),\"eventsPerSecond\":\(Int(rate))}")
         } else {
-            print("\(count) \(String(format: "%.3f", seconds)) \(Int(rate))")
+            print("\(count) \(threeDecimals(seconds)) \(Int(rate))")
         }
     } catch {
         fail("\(error)", code: 74)

@@ -1,7 +1,4 @@
 public import StrictJSON
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A JSON object whose members `EventJSON` and `JSONFieldSource` read: a parsed `JSONObject`, or an object
 /// of a line that `JSONScanner` read in place (an import's lines), which makes only the values asked for.
@@ -81,7 +78,7 @@ extension JSONObject: FieldObject {
 extension ScannedObject: FieldObject {
     public func key(at i: Int, is key: StaticString) -> Bool {
         let bytes = keyBytes(at: i)
-        return bytes.count == key.utf8CodeUnitCount && memcmp(bytes.baseAddress!, key.utf8Start, bytes.count) == 0
+        return bytes.count == key.utf8CodeUnitCount && bytesEqual(bytes.baseAddress!, key.utf8Start, count: bytes.count)
     }
 
     public func key(at i: Int) -> String {

@@ -1,7 +1,4 @@
 import StrictJSON
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Reads a payload out of JSON (parsed, or scanned in place: `FieldObject`), enforcing every field rule of
 /// events.md as it goes: types, lengths, patterns, word lists, ranges, no `null`, and (in `finish`) no
@@ -160,7 +157,7 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
         let word = frame.object.withString(at: index) { bytes in
             C.choices.first { choice in
                 var word = choice.rawValue
-                return word.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0 }
+                return word.withUTF8 { $0.count == bytes.count && bytesEqual($0.baseAddress!, bytes.baseAddress!, count: $0.count) }
             }
         }
         if case .some(.some(let c)) = word { return c }
@@ -226,7 +223,7 @@ struct JSONFieldSource<Object: FieldObject>: FieldSource {
 @inline(__always)
 func matches(_ text: String, _ key: StaticString) -> Bool {
     guard text.utf8.count == key.utf8CodeUnitCount else { return false }
-    return text.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, key.utf8Start, $0.count) == 0 }
+    return text.utf8.withContiguousStorageIfAvailable { bytesEqual($0.baseAddress!, key.utf8Start, count: $0.count) }
         ?? text.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
 }
 
@@ -253,5 +250,5 @@ func ecmaText(_ d: Double) -> String { ecmaScriptNumberString(d) }
 public func sameBytes(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     var a = a, b = b
-    return a.withUTF8 { x in b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    return a.withUTF8 { x in b.withUTF8 { y in x.isEmpty || bytesEqual(x.baseAddress!, y.baseAddress!, count: x.count) } }
 }

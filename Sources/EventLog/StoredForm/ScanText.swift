@@ -1,9 +1,5 @@
 public import Domain
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-public import Darwin
-#endif
+import StrictJSON
 
 /// A scan's text fields as UTF-8 bytes, without a `String` each: what its row in the history is made of.
 /// The bytes are lent: by the memory map for a stored scan (`StoredEvent.storedScan`), or by a buffer
@@ -35,9 +31,9 @@ public struct ScanText {
         else if ScanText.same(key, "notes") { notes = bytes }
     }
 
-    /// Whether two keys are the same (one `memcmp`: this runs for every field of a million scans).
+    /// Whether two keys are the same (`bytesEqual`, without a `String`: this runs for every field of a million scans).
     static func same(_ a: StaticString, _ b: StaticString) -> Bool {
-        a.utf8CodeUnitCount == b.utf8CodeUnitCount && memcmp(a.utf8Start, b.utf8Start, a.utf8CodeUnitCount) == 0
+        a.utf8CodeUnitCount == b.utf8CodeUnitCount && bytesEqual(a.utf8Start, b.utf8Start, count: a.utf8CodeUnitCount)
     }
 
     /// Calls `body` with the text of `scan`, copied into one buffer that lives for the call.

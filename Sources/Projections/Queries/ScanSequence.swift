@@ -1,7 +1,5 @@
 import Domain
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The scans a query looks at, in log order: all scans, or one actor's. Position `i` (1-based) maps to a
 /// scan ordinal; since time never runs backwards in the log, `at` never decreases with the position, so a
@@ -72,16 +70,18 @@ struct SearchNeedle {
         }
     }
 
-    /// Whether `haystack` contains `needle` (non-empty): `memchr` to each candidate first byte, then `memcmp`.
+    /// Whether `haystack` contains `needle` (non-empty): the C library's `memchr` to each candidate first
+    /// byte, then `memcmp` (`ByteSearch`: vectorised, faster than a Swift loop over every scan's text).
     private func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
         guard needle.count <= haystack.count, let base = haystack.baseAddress, let n = needle.baseAddress else { return false }
-        let first = Int32(needle[0])
+        let first = needle[0]
         var offset = 0
         let lastStart = haystack.count - needle.count
         while offset <= lastStart {
-            guard let hit = memchr(base + offset, first, lastStart - offset + 1) else { return false }
-            let at = base.distance(to: UnsafeRawPointer(hit))
-            if memcmp(base + at, n, needle.count) == 0 { return true }
+            let candidates = UnsafeRawBufferPointer(start: base + offset, count: lastStart - offset + 1)
+            guard let hit = ByteSearch.firstIndex(of: first, in: candidates) else { return false }
+            let at = offset + hit
+            if ByteSearch.equal(base + at, n, count: needle.count) { return true }
             offset = at + 1
         }
         return false

@@ -1,7 +1,5 @@
 import VeritrailKit
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// Reads passcodes from the terminal with echo off, or one line per prompt from stdin with
 /// `--passcode-stdin` (cli.md §4). Never from an argument or the environment.
@@ -11,31 +9,29 @@ struct PasscodeReader {
     /// Whether a passcode can be read at all: stdin was chosen, or there is a terminal to ask on.
     var canRead: Bool {
         if fromStdin { return true }
-        let fd = open("/dev/tty", O_RDWR)
-        guard fd >= 0 else { return false }
-        close(fd)
+        guard let terminal = try? TerminalDevice.openControlling() else { return false }
+        terminal.close()
         return true
     }
 
     /// Asks `prompt` and returns what was typed, without its line end; nil at the end of input.
     func read(_ prompt: String) throws(Failure) -> String? {
         if fromStdin { return readLine(strippingNewline: true).map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 } }
-        let fd = open("/dev/tty", O_RDWR)
-        guard fd >= 0 else { throw Failure.notAllowed("a passcode is needed and there is no terminal: use --passcode-stdin") }
-        defer { close(fd) }
-        var saved = termios()
-        tcgetattr(fd, &saved)
-        var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(fd, TCSAFLUSH, &silent)
-        defer { tcsetattr(fd, TCSAFLUSH, &saved) }
-        let promptBytes = Array(prompt.utf8)
-        promptBytes.withUnsafeBytes { Output.writeAll(fd, $0) }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while Glibc.read(fd, &byte, 1) == 1, byte != 0x0A, byte != 0x0D { line.append(byte) }
-        [UInt8(0x0A)].withUnsafeBytes { Output.writeAll(fd, $0) }
-        return String(decoding: line, as: UTF8.self)
+        guard let terminal = try? TerminalDevice.openControlling() else {
+            throw Failure.notAllowed("a passcode is needed and there is no terminal: use --passcode-stdin")
+        }
+        defer { terminal.close() }
+        return TerminalDevice.withoutEcho(terminal) {
+            let promptBytes = Array(prompt.utf8)
+            promptBytes.withUnsafeBytes { Output.writeAll(terminal.rawValue, $0) }
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            // The end of input, or a terminal that can not be read, ends the line as a line end does.
+            while (try? withUnsafeMutableBytes(of: &byte) { buffer throws(SystemError) in try terminal.read(into: buffer) }) == 1,
+                  byte != 0x0A, byte != 0x0D { line.append(byte) }
+            [UInt8(0x0A)].withUnsafeBytes { Output.writeAll(terminal.rawValue, $0) }
+            return String(decoding: line, as: UTF8.self)
+        }
     }
 
     /// Asks for a new passcode twice; both must match and be 4–8 digits. On a terminal a short or

@@ -1,13 +1,11 @@
+import SystemCalls
 import VeritrailKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where commands write: stdout for answers, stderr for errors and prompts (cli.md §1).
 enum Output {
     /// Writes `bytes` to stdout, all of them.
     static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in writeAll(STDOUT_FILENO, buffer) }
+        bytes.withUnsafeBytes { buffer in writeAll(FileDescriptor.standardOutput.rawValue, buffer) }
     }
 
     static func print(_ line: String) {
@@ -27,18 +25,18 @@ enum Output {
     static func error(_ message: String) {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { escapedForMessage(String($0), limit: .max) }
         let bytes = Array(("veritrail: " + lines.joined(separator: "\n") + "\n").utf8)
-        bytes.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+        bytes.withUnsafeBytes { writeAll(FileDescriptor.standardError.rawValue, $0) }
     }
 
     /// A line for the person at the terminal, on stderr (prompts, notes, progress).
     static func note(_ message: String) {
         let bytes = Array((message + "\n").utf8)
-        bytes.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+        bytes.withUnsafeBytes { writeAll(FileDescriptor.standardError.rawValue, $0) }
     }
 
     /// A question on stderr, without a line end.
     static func prompt(_ text: String) {
-        Array(text.utf8).withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+        Array(text.utf8).withUnsafeBytes { writeAll(FileDescriptor.standardError.rawValue, $0) }
     }
 
     /// Writes all of `buffer` to `fd`. A write that fails ends the command: a closed pipe (`| head`) quietly,
@@ -46,32 +44,29 @@ enum Output {
     /// message and exit 74, so that a command never reports success for output it could not write.
     /// Writes to stderr (messages, prompts, progress) do not end it: there is nowhere left to say so.
     static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                guard fd != STDERR_FILENO else { return }
-                writeFailed(fd, errno: n < 0 ? errno : EIO)
-            }
-            offset += n
+        let descriptor = FileDescriptor(rawValue: fd)
+        do {
+            try descriptor.writeAll(buffer)
+        } catch {
+            guard descriptor != .standardError else { return }
+            writeFailed(descriptor, error.errno)
         }
     }
 
     /// Ends the process after a failed write to `fd` (see `writeAll`).
-    private static func writeFailed(_ fd: Int32, errno code: Int32) -> Never {
-        if code == EPIPE {
-            signal(SIGPIPE, SIG_DFL)
-            raise(SIGPIPE)
-            exit(141)
+    private static func writeFailed(_ fd: FileDescriptor, _ code: Errno) -> Never {
+        if code == .brokenPipe {
+            Signals.restoreDefault(.brokenPipe)
+            Signals.raise(.brokenPipe)
+            CurrentProcess.exit(141)
         }
-        let target = fd == STDOUT_FILENO ? "the output" : "the output file"
-        error("can not write \(target): \(String(cString: strerror(code)))")
-        exit(Failure.storeFailed)
+        let target = fd == .standardOutput ? "the output" : "the output file"
+        error("can not write \(target): \(code)")
+        CurrentProcess.exit(Failure.storeFailed)
     }
 
-    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var stdoutIsTerminal: Bool { FileDescriptor.standardOutput.isTerminal }
+    static var stderrIsTerminal: Bool { FileDescriptor.standardError.isTerminal }
 }
 
 /// A buffered writer for long outputs (`export`, `log tail`): one `write` per 256 KiB, not per line.

@@ -1,10 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// What the terminal allows: colour (only on a terminal, never with `NO_COLOR`) and its width.
 enum Terminal {
-    static let colors: Bool = Output.stdoutIsTerminal && environment("NO_COLOR") == nil && environment("TERM") != "dumb"
+    static let colors: Bool = Output.stdoutIsTerminal && CurrentProcess.environment("NO_COLOR") == nil
+        && CurrentProcess.environment("TERM") != "dumb"
 
     /// The width tables are cut to: the terminal's when stdout is one, else none (cli.md §7: a table written to
     /// a file or a pipe keeps every value whole).
@@ -12,9 +11,8 @@ enum Terminal {
 
     /// The width of stdout's terminal, or 100 when it is not one.
     static var width: Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
-        if let columns = environment("COLUMNS").flatMap({ Int($0) }), columns > 20 { return columns }
+        if let columns = TerminalDevice.columns(of: .standardOutput), columns > 20 { return columns }
+        if let columns = CurrentProcess.environment("COLUMNS").flatMap({ Int($0) }), columns > 20 { return columns }
         return 100
     }
 

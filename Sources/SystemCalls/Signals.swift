@@ -1,0 +1,69 @@
+public import Glibc
+
+/// A signal, by number.
+public struct Signal: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int32
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// An access outside any map, such as LMDB following a damaged page number. (`SIGSEGV`)
+    @inlinable public static var segmentationFault: Signal { Signal(rawValue: SIGSEGV) }
+    /// A page of a mapped file that can not be read or allocated (a failing or full disk). (`SIGBUS`)
+    @inlinable public static var busError: Signal { Signal(rawValue: SIGBUS) }
+    /// An abort, such as a failed assertion. (`SIGABRT`)
+    @inlinable public static var abort: Signal { Signal(rawValue: SIGABRT) }
+    /// A write to a pipe whose reader has gone. (`SIGPIPE`)
+    @inlinable public static var brokenPipe: Signal { Signal(rawValue: SIGPIPE) }
+}
+
+/// Signals: handlers, and the few calls a handler may make.
+///
+/// A signal handler runs in the middle of whatever the thread was doing, perhaps inside `malloc`, so it may
+/// only make async-signal-safe calls: no allocation, no lock, no Swift error. The calls marked so below are
+/// the C function itself, inlined, and nothing more.
+public enum Signals {
+    /// Has `signals` run `handler`, once: delivery resets the signal to its default (`SA_RESETHAND`), so
+    /// that a handler that raises it again ends the process the usual way.
+    ///
+    /// The corresponding C functions are `sigemptyset` and `sigaction`.
+    public static func handleOnce(_ signals: [Signal], with handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
+        sigemptyset(&action.sa_mask)
+        // Fails only for a signal that can not be caught (SIGKILL, SIGSTOP), which none of these is.
+        for signal in signals { _ = sigaction(signal.rawValue, &action, nil) }
+    }
+
+    /// Restores the default action of `signal` (for SIGPIPE, ending the process).
+    ///
+    /// The corresponding C function is `signal` with `SIG_DFL`.
+    public static func restoreDefault(_ signal: Signal) {
+        _ = Glibc.signal(signal.rawValue, SIG_DFL)
+    }
+
+    /// Sends `signal` to the calling thread. Async-signal-safe.
+    ///
+    /// The corresponding C function is `raise`.
+    @inlinable @inline(__always)
+    public static func raise(_ signal: Signal) {
+        _ = Glibc.raise(signal.rawValue)
+    }
+
+    /// Writes the `count` bytes at `bytes` to `fd` with one call, its result ignored: for a signal handler's
+    /// last words, where nothing could be done about a failure. Async-signal-safe.
+    ///
+    /// The corresponding C function is `write`.
+    @inlinable @inline(__always)
+    public static func writeOnce(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int) {
+        _ = Glibc.write(fd.rawValue, bytes, count)
+    }
+
+    /// Ends the process with `code` at once, without running `atexit` handlers or flushing the C library's
+    /// streams. Async-signal-safe.
+    ///
+    /// The corresponding C function is `_exit`.
+    @inlinable @inline(__always)
+    public static func exitImmediately(_ code: Int32) -> Never {
+        _exit(code)
+    }
+}
