@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "VeritrailCLI", dependencies: [
             "VeritrailKit", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
-        .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "Geocoding", "LMDB", "Projections", "Proofs", "StrictJSON"],
+        .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "Geocoding", "LMDB", "Projections", "Proofs", "StrictJSON", "SystemCalls"],
                 swiftSettings: strict),
         .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"], swiftSettings: strict),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections", "SystemCalls"], swiftSettings: strict),

@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// Random (version 4) UUIDs in lower case: the one way the engine and the library draw an id
 /// (`EventID.random()` draws one). The random bytes are read from the kernel (`/dev/urandom`) for as many
 /// ids as are asked for at once, not a system call per byte, which was most of the time a batch of scans
-/// took. The open and read here are to move to the system-calls target.
+/// took.
 public struct RandomIDs {
     private var pool: [UInt8] = []
     private var used = 0
@@ -37,12 +35,13 @@ public struct RandomIDs {
     private mutating func refill() {
         pool = [UInt8](repeating: 0, count: poolSize)
         var filled = 0
-        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            defer { close(fd) }
+        if let random = try? FileDescriptor.open("/dev/urandom", .readOnly, options: .closeOnExec) {
+            defer { random.close() }
             while filled < pool.count {
-                let n = pool.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled) }
-                if n > 0 { filled += n } else if n < 0 && errno == EINTR { continue } else { break }
+                let n = (try? pool.withUnsafeMutableBytes { buffer throws(SystemError) in
+                    try random.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }) ?? 0
+                if n > 0 { filled += n } else { break }
             }
         }
         if filled < pool.count {

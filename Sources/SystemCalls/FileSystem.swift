@@ -40,6 +40,19 @@ public enum FileSystem {
         return String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Makes a new file named by `template` (its last six characters `XXXXXX`), open for reading and writing,
+    /// and removes its name at once: the file lives while the descriptor is open, and nothing is left behind
+    /// whatever becomes of the process.
+    ///
+    /// The corresponding C functions are `mkstemp` and `unlink`.
+    public static func makeUnlinkedTemporaryFile(_ template: String) throws(SystemError) -> FileDescriptor {
+        var bytes = Array(template.utf8CString)
+        let fd = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else { throw SystemError("mkstemp", errno: .current) }
+        _ = bytes.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { Glibc.unlink($0) } }
+        return FileDescriptor(rawValue: fd)
+    }
+
     /// Removes the directory `path`, which must be empty.
     ///
     /// The corresponding C function is `rmdir`.

@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 
 /// The log's head as an auditor writes it down and the command line prints it (events.md §2): its seq,
 /// its hash in lower-case hex, and `SEQ:HASH` as its description. A type of the library's own, so that a

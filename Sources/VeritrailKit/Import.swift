@@ -1,6 +1,6 @@
 public import Domain
-public import Engine
-public import EventLog
+import Engine
+import EventLog
 
 /// How far an import has read its input.
 public struct ImportProgress: Sendable, Equatable {
@@ -53,7 +53,7 @@ extension VeritrailStore {
     /// (`veritrail import` into no store): an export restores its store bit for bit. The store appears
     /// whole or not at all; `.storeFailure(StoreExists)` when one is there already.
     public static func create(at directory: String, importingNDJSON path: String, origin: String? = nil,
-                              clock: @escaping @Sendable () -> Timestamp = WallClock.now,
+                              clock: @escaping @Sendable () -> Timestamp = VeritrailStore.wallClock,
                               progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> VeritrailStore {
         let reader = try LineReader(path: path)
         let made = try VeritrailError.catching {

@@ -1,10 +1,8 @@
 public import Domain
-public import Engine
+import Engine
 import EventLog
 import Proofs
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 extension VeritrailStore {
     /// Recomputes every read model, and the Merkle tree, from the log (`veritrail rebuild`); `progress`
@@ -48,27 +46,29 @@ extension VeritrailStore {
     @discardableResult
     public func export(to path: String, filter: LogFilter = LogFilter()) throws(VeritrailError) -> Int {
         try VeritrailError.catching { try store.read { _, models in try Self.checkActors(filter, models) } }
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .unknown("can not write \(path): \(String(cString: strerror(errno)))", cause: nil) }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: 0o600)
+        } catch {
+            throw .unknown("can not write \(path): \(error.errno)", cause: error)
+        }
+        defer { file.close() }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 18)
         let count = try export(filter: filter) { bytes in
             buffer.append(contentsOf: bytes)
-            if buffer.count >= 1 << 18 { try Self.writeAll(fd, &buffer) }
+            if buffer.count >= 1 << 18 { try Self.write(&buffer, to: file) }
         }
-        try VeritrailError.catching { try Self.writeAll(fd, &buffer) }
+        try VeritrailError.catching { try Self.write(&buffer, to: file) }
         return count
     }
 
-    /// Writes all of `buffer` to `fd` and empties it.
-    private static func writeAll(_ fd: Int32, _ buffer: inout [UInt8]) throws {
-        var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw StoreError("can not write the output file: \(String(cString: strerror(n < 0 ? errno : EIO)))") }
-            done += n
+    /// Writes all of `buffer` to `file` and empties it.
+    private static func write(_ buffer: inout [UInt8], to file: FileDescriptor) throws {
+        do {
+            try file.writeAll(buffer)
+        } catch {
+            throw StoreError("can not write the output file: \(error.errno)")
         }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -1,11 +1,9 @@
 // The library speaks the catalogue's words: `Domain` (event types, their fields and rules, timestamps, the
 // gate's refusals) and `StrictJSON` (the JSON every query answers) come with `import VeritrailKit`, as
 // NIOCore's types come with NIOPosix. The engine's own modules (Engine, EventLog, Projections, Proofs,
-// LMDB) do not: the types of theirs the API speaks in are named below.
+// LMDB) do not; the two errors of LMDB that a caller may catch by code are named below.
 @_exported public import Domain
 @_exported public import StrictJSON
-public import Engine
-import EventLog
 public import LMDB
 
 /// The head of the log: its last seq, its hash and the last event's time.

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Foundation
+import SystemCalls
 public import VeritrailKit
 
 extension Role: ExpressibleByArgument {}
@@ -189,7 +190,7 @@ struct AccountCommand: ParsableCommand {
 
         /// Asks on the terminal whether to delete `account`; a script passes --yes instead.
         private static func confirm(_ account: AccountSummary) throws -> Bool {
-            guard isatty(STDIN_FILENO) == 1 else { throw Failure.usage("deleting needs confirmation: pass --yes") }
+            guard FileDescriptor.standardInput.isTerminal else { throw Failure.usage("deleting needs confirmation: pass --yes") }
             Output.prompt("Delete \(Escaped.text(account.username)) (\(Escaped.text(account.name)), \(account.role.rawValue))? [y/N] ")
             let answer = (readLine() ?? "").lowercased()
             return answer == "y" || answer == "yes"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemCalls
 import VeritrailKit
 
 /// The options every command takes (cli.md §1), accepted after the command's name.
@@ -65,7 +66,7 @@ func environmentNow() -> Timestamp {
 }
 
 func environment(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
+    CurrentProcess.environment(name)
 }
 
 /// `--id`: the event id a writing command uses, given back to retry it safely (README "Trust"). A command

@@ -1,8 +1,6 @@
 import EventLog
 import LMDB
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// Reads NDJSON input line by line (an import, a batch of scans). Lines end in `\n`; a `\r` before it is
 /// dropped.
@@ -15,11 +13,8 @@ import Glibc
 /// searched for its end. Like any mapped file, the input must not be cut short while it is read.
 ///
 /// It can start over (`rewind`), because a write transaction runs its body again when the store grows.
-///
-/// The system calls here (open, read, write, mkstemp, fstat, mmap, madvise, munmap) are to move to the
-/// system-calls target.
 final class LineReader {
-    private var fd: Int32
+    private var file: FileDescriptor
     private var ownsDescriptor: Bool
     /// What a refusal calls the input: its path, or `the input` for a descriptor.
     private let name: String
@@ -43,58 +38,69 @@ final class LineReader {
 
     /// Opens `path`.
     convenience init(path: String) throws(VeritrailError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unknown("can not read \(path): \(String(cString: strerror(errno)))", cause: nil) }
-        try self.init(fd, owning: true, name: path)
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            throw .unknown("can not read \(path): \(error.reason)", cause: error)
+        }
+        try self.init(file, owning: true, name: path)
     }
 
     /// Reads `fd` (from its start when it is a regular file), which stays open.
     convenience init(fileDescriptor fd: Int32) throws(VeritrailError) {
-        try self.init(fd, owning: false, name: "the input")
+        try self.init(FileDescriptor(rawValue: fd), owning: false, name: "the input")
     }
 
-    private init(_ fd: Int32, owning: Bool, name: String) throws(VeritrailError) {
-        self.fd = fd
+    private init(_ file: FileDescriptor, owning: Bool, name: String) throws(VeritrailError) {
+        self.file = file
         ownsDescriptor = owning
         self.name = name
-        var info = stat()
-        if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG { try spool() }
-        guard fstat(self.fd, &info) == 0, info.st_size > 0 else { return }
-        let size = Int(info.st_size)
-        guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, self.fd, 0), base != MAP_FAILED else {
-            throw .unknown("can not read \(name): \(String(cString: strerror(errno)))", cause: nil)
+        if (try? file.status().isRegularFile) != true { try spool() }
+        do {
+            let size = try self.file.status().size
+            guard size > 0 else { return }
+            let map = try MemoryMap.mapForReading(self.file, count: size)
+            if let base = map.baseAddress {
+                try? MemoryMap.advise(UnsafeMutableRawPointer(mutating: base), count: size, .sequential)
+            }
+            self.map = map
+        } catch {
+            throw .unknown("can not read \(name): \(error.reason)", cause: error)
         }
-        _ = madvise(base, size, MADV_SEQUENTIAL)
-        map = UnsafeRawBufferPointer(start: base, count: size)
     }
 
     /// Copies the input that is not a regular file to an unlinked temporary file and reads from that instead.
     private func spool() throws(VeritrailError) {
-        var template = Array("/tmp/veritrail-input-XXXXXX".utf8CString)
-        let copy = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard copy >= 0 else { throw .unknown("can not buffer the input: \(String(cString: strerror(errno)))", cause: nil) }
-        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
-        defer { if fd != copy { close(copy) } }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        let copy: FileDescriptor
+        do {
+            copy = try FileSystem.makeUnlinkedTemporaryFile("/tmp/veritrail-input-XXXXXX")
+        } catch {
+            throw .unknown("can not buffer the input: \(error.reason)", cause: error)
+        }
+        defer { if file != copy { copy.close() } }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
         var check = InputCheck()
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .unknown("can not read the input: \(String(cString: strerror(errno)))", cause: nil) }
-            if n == 0 { break }
-            let failure: VeritrailError? = chunk.withUnsafeBytes { bytes in
-                let read = UnsafeRawBufferPointer(rebasing: bytes[0..<n])
-                do throws(VeritrailError) { try check.check(read) } catch { return error }
-                guard LineReader.writeAll(copy, read) else {
-                    return .storeFailure(underlying: StoreError("can not buffer the input in /tmp: \(String(cString: strerror(errno)))"))
-                }
-                return nil
+            let n: Int
+            do {
+                n = try file.read(into: chunk)
+            } catch {
+                throw .unknown("can not read the input: \(error.reason)", cause: error)
             }
-            if let failure { throw failure }
+            if n == 0 { break }
+            let read = UnsafeRawBufferPointer(rebasing: chunk[0..<n])
+            try check.check(read)
+            do {
+                try copy.writeAll(read)
+            } catch {
+                throw .storeFailure(underlying: StoreError("can not buffer the input in /tmp: \(error.reason)"))
+            }
         }
         try check.finish()
-        if ownsDescriptor { close(fd) }
-        fd = copy
+        if ownsDescriptor { file.close() }
+        file = copy
         ownsDescriptor = true
     }
 
@@ -107,8 +113,8 @@ final class LineReader {
     }
 
     deinit {
-        if let map, let base = map.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), map.count) }
-        if ownsDescriptor { close(fd) }
+        if let map { MemoryMap.unmap(map) }
+        if ownsDescriptor { file.close() }
     }
 
     /// Calls `body` with the next line's bytes (without its line end), or returns false at the end. The
@@ -119,8 +125,8 @@ final class LineReader {
         // The search for the line's end stops past the longest line accepted: a file of gigabytes without a
         // line end is refused after reading one MiB of it.
         let searched = min(map.count - position, InputCheck.maxLineBytes + 2)
-        if let newline = memchr(base + position, 0x0A, searched) {
-            lineEnd = UnsafeRawPointer(newline) - base
+        if let newline = ByteSearch.firstIndex(of: 0x0A, in: UnsafeRawBufferPointer(start: base + position, count: searched)) {
+            lineEnd = position + newline
         } else if searched == map.count - position {
             lineEnd = map.count
         } else {
@@ -137,25 +143,12 @@ final class LineReader {
         return true
     }
 
-    /// Writes all of `bytes` to `fd`; false on an error (`errno` says which).
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, base + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            offset += n
-        }
-        return true
-    }
-
     /// Drops the whole pages before the next line from the process (not from the page cache).
     private func dropRead() {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let through = position / page * page
+        let through = position / MemoryMap.pageSize * MemoryMap.pageSize
         guard through > dropped, let base = map?.baseAddress else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base + dropped), through - dropped, MADV_DONTNEED)
+        // A failed drop only leaves the pages resident until the map goes: nothing to report.
+        try? MemoryMap.advise(UnsafeMutableRawPointer(mutating: base + dropped), count: through - dropped, .dontNeed)
         dropped = through
     }
 }
