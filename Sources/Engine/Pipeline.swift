@@ -30,12 +30,14 @@ public final class Pipeline<Item>: @unchecked Sendable {
         self.batchSize = batchSize
         self.maxBatches = maxBatches
         self.produce = produce
-        // A thread of its own with a stack of 4 MiB; it holds the pipeline until `run` returns. Without it the
-        // consumer would wait for ever for items no one produces, so the process stops instead.
+        // A thread of its own with a stack of 4 MiB; it holds the pipeline until `run` returns. When the system
+        // will not start one (out of threads or memory), the pipeline is over before it began: `next` throws
+        // why, and the consumer does not wait for items no one produces.
         do {
             try SystemThread.start(stackSize: 1 << 22, detached: true) { [self] in run() }
         } catch {
-            fatalError("can not start the pipeline's thread: \(error)")
+            failure = error
+            done = true
         }
     }
 
