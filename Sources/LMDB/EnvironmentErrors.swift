@@ -5,6 +5,11 @@ public struct CommitFailed: Error, CustomStringConvertible {
     /// What LMDB said; catchable by its code (`catch let e as CommitFailed where e.underlying == .mapFull`).
     public let underlying: LMDBError
 
+    /// A commit that failed with `underlying`.
+    public init(underlying: LMDBError) {
+        self.underlying = underlying
+    }
+
     public var description: String { "the commit failed (\(underlying)); the write may have been recorded" }
 }
 

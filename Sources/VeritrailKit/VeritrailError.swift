@@ -40,6 +40,7 @@ public enum VeritrailError: Error, CustomStringConvertible {
         switch underlying {
         case let e as LMDBError: return e.code
         case let e as CommitFailed: return e.underlying.code
+        case let e as UncertainCommit: return e.underlying.underlying.code
         case let e as StoreError: return e.lmdb?.code
         default: return nil
         }

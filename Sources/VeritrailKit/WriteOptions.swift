@@ -1,3 +1,5 @@
+public import LMDB
+
 /// How a write is made: the id its events are written under, and whether it is only checked.
 public struct WriteOptions: Sendable {
     /// The id of the write's first event; its others get `ID.2`, `ID.3`, … Drawn at random when nil.
@@ -15,17 +17,23 @@ public struct WriteOptions: Sendable {
 }
 
 /// A commit that failed, and may have committed all the same (LMDB reports the failure of the final
-/// flush, after which the pages may be on disk). `underlying` is LMDB's `CommitFailed`.
+/// flush, after which the pages may be on disk).
 public struct UncertainCommit: Error, CustomStringConvertible {
     /// The id the write's first event was given: retry with it (`WriteOptions.eventID`).
     public var eventID: String
-    /// The failure LMDB reported.
-    public var underlying: any Error
+    /// The failure LMDB reported (its code: `underlying.underlying.code`, or `VeritrailError.lmdbCode`).
+    public var underlying: CommitFailed
 
-    /// Says what to do, in the command line's words.
+    /// A commit of the write whose first event is `eventID` that failed with `underlying`.
+    public init(eventID: String, underlying: CommitFailed) {
+        self.eventID = eventID
+        self.underlying = underlying
+    }
+
+    /// Says what to do, in the command line's words: LMDB's error, then how to check and retry.
     public var description: String {
         """
-        \(underlying): the write may have been recorded all the same: check with `veritrail log tail`; \
+        \(underlying.underlying): the write may have been recorded all the same: check with `veritrail log tail`; \
         to retry it safely, run the same command again with --id \(eventID)
         """
     }
