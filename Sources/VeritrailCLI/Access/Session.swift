@@ -40,3 +40,19 @@ struct Session {
         }
     }
 }
+
+extension Session {
+    /// The whole of a command that makes one library write as the acting user: opens the store, finds the
+    /// actor, makes the write with refusals in the command's words (`words`), and prints what was written
+    /// with the sentence `said` makes for the actor.
+    static func write(_ global: GlobalOptions, passcodeStdin: Bool, retry: RetryOptions, words: CommandWords,
+                      said: (_ actor: String) -> String,
+                      _ call: (Session, _ actor: String) throws -> [AppendedEvent]) throws {
+        try runReporting {
+            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
+            let actor = try session.actor()
+            let appended = try words.run { try call(session, actor) }
+            session.report(appended, said(actor))
+        }
+    }
+}

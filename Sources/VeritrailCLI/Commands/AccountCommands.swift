@@ -137,16 +137,12 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             let words = CommandWords(type: .accountUpdated, options: AccountDetails.options)
-            try runReporting {
-                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-                let actor = try session.actor()
-                let appended = try words.run {
-                    try AccountDetails.naming {
-                        try session.store.updateAccount(user, details.changes(name: name), as: actor, passcode: session.passcode,
-                                                        options: session.options, placed: Geocoder.tell)
-                    }
+            try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
+                              said: { _ in "updated \(user)" }) { session, actor in
+                try AccountDetails.naming {
+                    try session.store.updateAccount(user, details.changes(name: name), as: actor, passcode: session.passcode,
+                                                    options: session.options, placed: Geocoder.tell)
                 }
-                session.report(appended, "updated \(user)")
             }
         }
     }

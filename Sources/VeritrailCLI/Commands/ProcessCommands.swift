@@ -21,14 +21,10 @@ struct CustomerStatusCommand: ParsableCommand {
         let words = CommandWords(type: .statusChanged, options: [
             "data.username": "USER", "data.status": "STATUS", "data.note": "--note",
         ])
-        try runReporting {
-            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-            let actor = try session.actor()
-            let appended = try words.run {
-                try session.store.changeCustomerStatus(user, to: status, note: note, as: actor, passcode: session.passcode,
-                                                       options: session.options)
-            }
-            session.report(appended, "\(user) is now \(status.rawValue)")
+        try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
+                          said: { _ in "\(user) is now \(status.rawValue)" }) { session, actor in
+            try session.store.changeCustomerStatus(user, to: status, note: note, as: actor, passcode: session.passcode,
+                                                   options: session.options)
         }
     }
 }
@@ -70,14 +66,10 @@ struct SettingsSetCommand: ParsableCommand {
             "data.flash": "--flash", "data.captureMode": "--capture-mode", "data.historyWindow": "--history-window",
             "data.color": "--color",
         ])
-        try runReporting {
-            let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-            let actor = try session.actor()
-            let appended = try words.run {
-                try session.store.updateSettings(flash: flash.map { $0 == .on }, captureMode: captureMode, historyWindow: historyWindow,
-                                                 color: color, as: actor, passcode: session.passcode, options: session.options)
-            }
-            session.report(appended, "changed the settings of \(actor)")
+        try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
+                          said: { "changed the settings of \($0)" }) { session, actor in
+            try session.store.updateSettings(flash: flash.map { $0 == .on }, captureMode: captureMode, historyWindow: historyWindow,
+                                             color: color, as: actor, passcode: session.passcode, options: session.options)
         }
     }
 }
@@ -137,14 +129,10 @@ struct FitnessCommand: ParsableCommand {
             let words = CommandWords(type: .fitnessUpdated, options: [
                 "data.bodyType": "--body-type", "data.heightInches": "--height-inches",
             ])
-            try runReporting {
-                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-                let actor = try session.actor()
-                let appended = try words.run {
-                    try session.store.setFitness(bodyType: bodyType, heightInches: heightInches, as: actor, passcode: session.passcode,
-                                                 options: session.options)
-                }
-                session.report(appended, "updated the fitness profile of \(actor)")
+            try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
+                              said: { "updated the fitness profile of \($0)" }) { session, actor in
+                try session.store.setFitness(bodyType: bodyType, heightInches: heightInches, as: actor, passcode: session.passcode,
+                                             options: session.options)
             }
         }
     }
@@ -175,14 +163,10 @@ struct GoalCommand: ParsableCommand {
             let words = CommandWords(type: .goalSet, options: [
                 "data.month": "--month", "data.metric": "--metric", "data.target": "--target",
             ])
-            try runReporting {
-                let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
-                let actor = try session.actor()
-                let appended = try words.run {
-                    try session.store.setGoal(metric, target: target, month: month.flatMap(Month.init), as: actor,
-                                              passcode: session.passcode, options: session.options)
-                }
-                session.report(appended, "set the \(metric.rawValue) goal of \(actor) to \(target)")
+            try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
+                              said: { "set the \(metric.rawValue) goal of \($0) to \(target)" }) { session, actor in
+                try session.store.setGoal(metric, target: target, month: month.flatMap(Month.init), as: actor,
+                                          passcode: session.passcode, options: session.options)
             }
         }
     }
