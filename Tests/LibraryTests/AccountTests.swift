@@ -11,9 +11,7 @@ import VeritrailKit
 
     init() throws {
         directory = try TemporaryDirectory()
-        let clock = self.clock
-        store = try VeritrailStore.create(at: directory.path + "/store", admin: "admin", name: "Ada Admin",
-                                          email: "admin@example.org", passcode: "2468", clock: { clock.now })
+        store = try VeritrailStore.withAdmin(in: directory, clock: clock)
     }
 
     static func maria(city: String = "Paris, France") -> NewAccount {

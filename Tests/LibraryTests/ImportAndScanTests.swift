@@ -15,13 +15,8 @@ import VeritrailKit
 
     /// A store with an admin and an unlocked inspector `ines`.
     func makeStore() throws -> VeritrailStore {
-        let clock = self.clock
-        let store = try VeritrailStore.create(at: storePath, admin: "admin", name: "Ada Admin", email: "admin@example.org",
-                                              passcode: "2468", clock: { clock.now })
-        try store.register(NewAccount(username: "ines", name: "Inès Duval", email: "ines@example.org", role: .inspector),
-                           as: "admin", passcode: { _ in "2468" })
-        try store.setPasscode(to: "1357", as: "ines")
-        try store.unlock("ines", passcode: "1357")
+        let store = try VeritrailStore.withAdmin(in: directory, clock: clock)
+        try store.addInspector(unlocked: true)
         return store
     }
 

@@ -1,20 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
 import VeritrailKit
-
-/// A clock the test moves by hand, so that no assertion depends on how fast the machine runs.
-final class TestClock: Sendable {
-    private let micros: Mutex<Int64>
-
-    init(_ start: String) {
-        micros = Mutex(Timestamp(start)?.microseconds ?? 0)
-    }
-
-    var now: Timestamp { micros.withLock { Timestamp(microseconds: $0) } }
-
-    func advance(seconds: Int64) { micros.withLock { $0 += seconds * 1_000_000 } }
-}
 
 /// The library as a program outside the package uses it: only `import VeritrailKit`, a real store in a
 /// temporary directory.
@@ -26,12 +12,8 @@ final class TestClock: Sendable {
 
     init() throws {
         directory = try TemporaryDirectory()
-        let clock = self.clock
-        store = try VeritrailStore.create(at: directory.path + "/store", admin: "admin", name: "Ada Admin",
-                                          email: "admin@example.org", passcode: "2468", clock: { clock.now })
-        try store.register(NewAccount(username: "ines", name: "Inès Duval", email: "ines@example.org", role: .inspector),
-                           as: "admin", passcode: adminPasscode)
-        try store.setPasscode(to: "1357", as: "ines")
+        store = try VeritrailStore.withAdmin(in: directory, clock: clock)
+        try store.addInspector()
     }
 
     static func serum(_ result: ScanResult = .authentic) -> NewScan {
@@ -186,6 +168,15 @@ final class TestClock: Sendable {
             if case .storeFailure = error as? VeritrailError { return (error as? VeritrailError)?.exitCode == 74 }
             return false
         }
+    }
+
+    @Test func aFailedCommitKeepsLMDBsCodeAndSaysHowToRetry() {
+        // EIO at the final flush: the write may have committed, so the error names the id to retry with.
+        let error = VeritrailError.storeFailure(underlying: UncertainCommit(eventID: "e-42", underlying: CommitFailed(underlying: LMDBError(code: 5))))
+        #expect(error.lmdbCode == 5)
+        #expect(error.exitCode == 74)
+        #expect(error.description.hasPrefix(LMDBError(code: 5).description + ": the write may have been recorded all the same"))
+        #expect(error.description.hasSuffix("run the same command again with --id e-42"))
     }
 
     @Test func aDamagedStoreIsAStoreFailureWithLMDBsCode() throws {

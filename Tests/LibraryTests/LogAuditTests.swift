@@ -11,10 +11,7 @@ import VeritrailKit
 
     init() throws {
         directory = try TemporaryDirectory()
-        let clock = self.clock
-        store = try VeritrailStore.create(at: directory.path + "/store", admin: "admin", name: "Ada Admin",
-                                          email: "admin@example.org", passcode: "2468", origin: "audit.example/log",
-                                          clock: { clock.now })
+        store = try VeritrailStore.withAdmin(in: directory, clock: clock, origin: "audit.example/log")
         clock.advance(seconds: 60)
         try store.register(NewAccount(username: "ines", name: "Inès Duval", email: "ines@example.org", role: .inspector),
                            as: "admin", passcode: { _ in "2468" })

@@ -12,13 +12,8 @@ import VeritrailKit
     /// A store with an admin and an unlocked inspector, `ines`, who has not scanned yet.
     init() throws {
         directory = try TemporaryDirectory()
-        let clock = self.clock
-        store = try VeritrailStore.create(at: directory.path + "/store", admin: "admin", name: "Ada Admin",
-                                          email: "admin@example.org", passcode: "2468", clock: { clock.now })
-        try store.register(NewAccount(username: "ines", name: "Inès Duval", email: "ines@example.org", role: .inspector),
-                           as: "admin", passcode: { _ in "2468" })
-        try store.setPasscode(to: "1357", as: "ines")
-        try store.unlock("ines", passcode: "1357")
+        store = try VeritrailStore.withAdmin(in: directory, clock: clock)
+        try store.addInspector(unlocked: true)
     }
 
     @Test func anAnswerSaysTheClockItWasAnsweredAt() throws {

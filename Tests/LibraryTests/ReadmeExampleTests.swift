@@ -35,15 +35,3 @@ import VeritrailKit
         #expect(stats["reported"]?.intValue == 1)
     }
 }
-
-/// A directory of its own for one test, removed when the test ends.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("veritrail-library-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
