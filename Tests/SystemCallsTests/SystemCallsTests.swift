@@ -62,6 +62,16 @@ struct SystemCallsTests {
         }
     }
 
+    @Test func anUnlinkedTemporaryFileIsUsableAndLeavesNoName() throws {
+        try withTemporaryDirectory { directory in
+            let file = try FileSystem.makeUnlinkedTemporaryFile(directory + "/spool-XXXXXX")
+            defer { file.close() }
+            try file.writeAll(Array("spooled".utf8))
+            #expect(try file.status().size == 7)
+            #expect(try FileSystem.entries(of: directory).isEmpty)
+        }
+    }
+
     @Test func aThreadRunsAndIsJoined() throws {
         let lock = ConditionLock()
         nonisolated(unsafe) var ran = false
@@ -71,11 +81,17 @@ struct SystemCallsTests {
             lock.signal()
             lock.unlock()
         }
+        // Waits at most 5 s, so that a thread that never runs fails the test instead of hanging it.
         lock.lock()
-        while !ran { lock.wait(microseconds: 1000) }
+        var waits = 0
+        while !ran && waits < 5_000 {
+            lock.wait(microseconds: 1000)
+            waits += 1
+        }
+        let seen = ran
         lock.unlock()
-        thread.join()
-        #expect(ran)
+        #expect(seen)
+        if seen { thread.join() }
     }
 
     @Test func clocksAndTheEnvironment() {
