@@ -143,6 +143,17 @@ if command -v strace >/dev/null; then
     "$VT" import "$work/more.ndjson" --store "$s" 2>&1 >/dev/null); code=$?
   check "an I/O error at the commit's second flush: exit 74 (got $code)" [ "$code" = 74 ]
   check "…and the message says the write may have been recorded" grep -q "may have been recorded" <<<"$out"
+  # A command's write (through the library's gate) failing at its commit: the message names the id, and the
+  # retry under it writes the search once, whether or not the failed commit had landed.
+  s=$work/eio-command; cp -r "$work/base" "$s"
+  out=$(VERITRAIL_NOW=$NOW timeout 60 strace -f -o /dev/null -e trace=msync -e inject=msync:error=EIO:when=2 \
+    "$VT" search hologram --as "$INSPECTOR" --store "$s" 2>&1 >/dev/null); code=$?
+  check "a command's commit failing: exit 74 (got $code)" [ "$code" = 74 ]
+  check "…its message says once that the write may have been recorded" [ "$(grep -o "may have been recorded" <<<"$out" | wc -l)" = 1 ]
+  id=$(sed -n 's/.*run the same command again with --id \([^ ]*\)$/\1/p' <<<"$out")
+  check "…and names the id to retry with" [ -n "$id" ]
+  VERITRAIL_NOW=$NOW "$VT" search hologram --as "$INSPECTOR" --id "$id" --store "$s" >/dev/null 2>&1
+  check "…the retry with that id leaves exactly one search ($(count "$s") events, $BASE_EVENTS before)" [ "$(count "$s")" = $((BASE_EVENTS + 1)) ]
 else
   skip "kills inside the commit: strace is not installed"
 fi
