@@ -297,5 +297,13 @@ EOF
 done
 check "$flips flipped bytes × 4 commands: every one ended with 0, 65 or 74 ($crashes did not)" [ "$crashes" = 0 ]
 
+# Checks kept in files of their own, one per concern (scripts/reliability/*.sh), run in this shell with its
+# helpers, counters, binary and work folder.
+for part in "$here"/scripts/reliability/*.sh; do
+  [ -e "$part" ] || continue
+  # shellcheck source=/dev/null
+  . "$part"
+done
+
 echo "reliability: $passed passed, $failed failed"
 [ "$failed" = 0 ]
