@@ -59,14 +59,12 @@ public struct Appender {
                              rule: "must be \(next), the next position in this log, got \(claimed) (an exported line imports only where it came from)")
         }
         try Rules.check(incoming, against: models)
-        let event = incoming.event(id: incoming.id ?? EventID.random())
-        let hash = writer.nextHash(event, canonicalHead: incoming.canonicalHead)
-        if let claimed = incoming.claimedHash, claimed != hash {
+        let sealed = writer.seal(incoming, id: incoming.id ?? EventID.random())
+        if let claimed = incoming.claimedHash, claimed != sealed.hash {
             throw EventError(type: type, path: "hash", rule: "does not match the event: the line was changed, or an earlier one was")
         }
-        guard let leaf = writer.leafHash else { throw StoreError("the event's Merkle leaf hash was not computed") }
-        let logged = try writer.append(event, hash: hash)
-        try tree.append(TreeHash(leaf))
+        let logged = try writer.append(sealed)
+        try tree.append(TreeHash(sealed.leafHash))
         try models.apply(logged, prepared: prepared)
         return .appended(logged.seq)
     }

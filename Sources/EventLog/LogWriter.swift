@@ -14,7 +14,6 @@ public struct LogWriter {
     private final class Scratch {
         var canonical = CanonicalJSONWriter()
         var record: [UInt8] = []
-        var leafHash: SHA256Digest?
     }
 
     public init(log: EventLog, transaction: Transaction) throws {
@@ -22,29 +21,40 @@ public struct LogWriter {
         head = try reader.head()
     }
 
-    /// The chain value `event` would have if it were appended next; `canonicalHead` is the start of its
-    /// canonical form (`EventJSON.canonicalHead`) when already made.
-    ///
-    /// Its Merkle leaf hash (proofs.md §1, `SHA-256(0x00 ‖ canonical(e))`) is computed from the very same
-    /// bytes and kept as `leafHash` for the tree, so that an event is canonicalised once for both.
-    public func nextHash(_ event: Event, canonicalHead: [UInt8]? = nil) -> [UInt8] {
-        let canonicalHead = canonicalHead ?? EventJSON.canonicalHead(at: event.at, actor: event.actor, payload: event.payload)
-        EventJSON.appendCanonicalTail(id: event.id, seq: head.seq + 1, type: event.type, to: &scratch.canonical)
+    /// An event ready to be appended at the next seq: its chain value and Merkle leaf hash, computed from the
+    /// canonical bytes of this very event. `seal` is the only way to make one, and `append` stores exactly its
+    /// `event`, so that what is stored and what is hashed can not part.
+    public struct Sealed {
+        public let event: Event
+        public let seq: UInt64
+        /// The hash chain value after this event (events.md §2).
+        public let hash: [UInt8]
+        /// Its Merkle leaf hash (proofs.md §1, `SHA-256(0x00 ‖ canonical(e))`), from the same bytes as `hash`.
+        public let leafHash: SHA256Digest
+    }
+
+    /// `incoming` with the id `id` (when it has none), hashed for the next seq: its canonical form is made
+    /// once (its head from the fields as they are now: `IncomingEvent.canonicalHead`) for both the chain and
+    /// the tree.
+    public func seal(_ incoming: IncomingEvent, id: String) -> Sealed {
+        let event = incoming.event(id: id)
+        let canonicalHead = incoming.canonicalHead
+        let seq = head.seq + 1
+        EventJSON.appendCanonicalTail(id: event.id, seq: seq, type: event.type, to: &scratch.canonical)
         var leaf = SHA256()
         withUnsafeBytes(of: UInt8(0x00)) { leaf.update(bufferPointer: $0) }
         canonicalHead.withUnsafeBytes { leaf.update(bufferPointer: $0) }
         scratch.canonical.bytes.withUnsafeBytes { leaf.update(bufferPointer: $0) }
-        scratch.leafHash = leaf.finalize()
-        return HashChain.next(after: head.hash, canonical: canonicalHead, scratch.canonical.bytes)
+        let hash = HashChain.next(after: head.hash, canonical: canonicalHead, scratch.canonical.bytes)
+        return Sealed(event: event, seq: seq, hash: hash, leafHash: leaf.finalize())
     }
 
-    /// The Merkle leaf hash of the event last given to `nextHash`: the one `append` logs next.
-    public var leafHash: SHA256Digest? { scratch.leafHash }
-
-    /// Appends `event` at the next seq, with its chain value `hash` (`nextHash`), and returns it logged.
-    /// The caller has checked it against the rules and made sure its id is new.
-    public mutating func append(_ event: Event, hash: [UInt8]) throws -> LoggedEvent {
+    /// Appends `sealed` at its seq, the next one, and returns it logged. The caller has checked it against
+    /// the rules and made sure its id is new.
+    public mutating func append(_ sealed: Sealed) throws -> LoggedEvent {
         let seq = head.seq + 1
+        guard sealed.seq == seq else { throw StoreError("an event sealed for seq \(sealed.seq) was appended at \(seq)") }
+        let event = sealed.event, hash = sealed.hash
         StoredEvent.encode(event, hash: hash, into: &scratch.record)
         let record = scratch.record
         let log = reader.log

@@ -63,7 +63,6 @@ public struct ExportCheck {
             return
         }
         let canonicalHead = incoming.canonicalHead
-            ?? EventJSON.canonicalHead(at: incoming.at, actor: incoming.actor, payload: incoming.payload)
         var tail = CanonicalJSONWriter(reservingCapacity: 256)
         EventJSON.appendCanonicalTail(id: id, seq: seq, type: incoming.type, to: &tail)
         let hash = HashChain.next(after: head.hash, canonical: canonicalHead, tail.bytes)

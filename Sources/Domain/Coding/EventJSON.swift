@@ -81,8 +81,9 @@ public enum EventJSON {
         } catch {
             throw EventError(type: type, field: error)
         }
-        return IncomingEvent(id: id, at: at, actor: actor, payload: payload, claimedSeq: claimedSeq, claimedHash: claimedHash,
-                             canonicalHead: canonicalHead(at: at, actor: actor, payload: payload))
+        var incoming = IncomingEvent(id: id, at: at, actor: actor, payload: payload, claimedSeq: claimedSeq, claimedHash: claimedHash)
+        incoming.prepareCanonicalHead()
+        return incoming
     }
 
     /// The canonical out form (events.md §2): `{"actor","at","data","hash"?,"id","seq","type"}` in RFC 8785 form.
