@@ -1,18 +1,41 @@
+import Crypto
 import SystemCalls
 
 /// Random (version 4) UUIDs in lower case: the one way the engine and the library draw an id
 /// (`EventID.random()` draws one). The random bytes are read from the kernel (`/dev/urandom`) for as many
 /// ids as are asked for at once, not a system call per byte, which was most of the time a batch of scans
 /// took.
+///
+/// A write made under a given event id (`--id`, the retry of a commit that may have failed) draws nothing:
+/// its ids come from that id (`init(derivedFrom:purpose:)`), so that the retry builds the very events the
+/// first try did, and finds them logged instead of writing them twice.
 public struct RandomIDs {
     private var pool: [UInt8] = []
     private var used = 0
     /// How many random bytes one read of the kernel fetches: 16 per id.
     private let poolSize: Int
+    /// The write's id and what the ids are for, when they are derived rather than drawn.
+    private var derivation: (seed: [UInt8], block: UInt64)?
 
     /// A source for `count` ids (or more: it reads again when they are used up).
     public init(count: Int = 4_096) {
         poolSize = 16 * max(count, 1)
+        derivation = nil
+    }
+
+    /// The same ids for the same `id` and `purpose` every time: SHA-256 over the purpose, the id and a
+    /// block counter, 16 bytes an id, in the form of a version 4 UUID. Different purposes (a scan id, a
+    /// batch id) give unrelated ids.
+    public init(derivedFrom id: String, purpose: String) {
+        poolSize = 32
+        derivation = (Array("veritrail retry\u{0}\(purpose)\u{0}\(id)".utf8), 0)
+    }
+
+    /// A random id, or with `eventID` (a write retried under it) the first id derived from it for `purpose`.
+    public static func one(for eventID: String?, purpose: String) -> String {
+        guard let eventID else { return EventID.random() }
+        var ids = RandomIDs(derivedFrom: eventID, purpose: purpose)
+        return ids.next()
     }
 
     /// The next id.
@@ -33,6 +56,15 @@ public struct RandomIDs {
     }
 
     private mutating func refill() {
+        if let (seed, block) = derivation {
+            var hash = SHA256()
+            hash.update(data: seed)
+            withUnsafeBytes(of: block.bigEndian) { hash.update(bufferPointer: $0) }
+            pool = Array(hash.finalize())
+            derivation = (seed, block + 1)
+            used = 0
+            return
+        }
         pool = [UInt8](repeating: 0, count: poolSize)
         var filled = 0
         if let random = try? FileDescriptor.open("/dev/urandom", .readOnly, options: .closeOnExec) {

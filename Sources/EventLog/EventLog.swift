@@ -40,8 +40,10 @@ public final class EventLog: @unchecked Sendable {
             let size = max(mapSize, EventLog.dataFileSize(directory))
             environment = try Environment(path: directory, mapSize: (size + 0xFFFF) & ~0xFFFF, maxDatabases: 32,
                                           maxReaders: 126, flags: [.noReadAhead, .writeMap], fileMode: 0o600)
-        } catch {
+        } catch let error as LMDBError {
             throw StoreError(error, doing: "can not open the store at \(directory)")
+        } catch {
+            throw StoreError("can not open the store at \(directory): \(error)")
         }
         do {
             let databases = try environment.openDatabases(["events", "ids"] + alsoOpening, flags: creating ? [.create] : [])

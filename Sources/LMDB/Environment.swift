@@ -25,6 +25,8 @@ public final class Environment: @unchecked Sendable {
 
     /// The directory (or, with `.noSubdir`, the file) the environment was opened at.
     public let path: String
+    /// The data file.
+    private let dataFile: String
 
     /// Opens the environment in the existing directory `path`, creating
     /// `data.mdb` and `lock.mdb` with permissions `fileMode` if they are missing.
@@ -36,6 +38,10 @@ public final class Environment: @unchecked Sendable {
     ///   - maxDatabases: How many named databases may be opened.
     ///   - maxReaders: How many read transactions may be open at once, across processes.
     ///
+    /// A data file whose meta page claims more than the file holds is refused (`DamagedMetaPage`) before
+    /// LMDB maps it: LMDB would size the map, and this wrapper allocate the file, to what the damage asks.
+    /// Otherwise LMDB's error (`LMDBError`).
+    ///
     /// The corresponding C functions are `mdb_env_create`, `mdb_env_set_mapsize`,
     /// `mdb_env_set_maxdbs`, `mdb_env_set_maxreaders` and `mdb_env_open`.
     public init(
@@ -45,7 +51,9 @@ public final class Environment: @unchecked Sendable {
         maxReaders: UInt32 = 126,
         flags: EnvironmentFlags = [],
         fileMode: FileMode = 0o600
-    ) throws(LMDBError) {
+    ) throws {
+        let dataFile = flags.contains(.noSubdir) ? path : path + "/data.mdb"
+        if let (meta, fileSize) = MetaPage.current(ofFileAt: dataFile) { try meta.check(fileSize: fileSize, path: dataFile) }
         var created: OpaquePointer?
         try check(mdb_env_create(&created))
         guard let handle = created else { throw LMDBError(code: Errno.noMemory.rawValue) }
@@ -64,6 +72,7 @@ public final class Environment: @unchecked Sendable {
         }
         self.handle = handle
         self.path = path
+        self.dataFile = dataFile
         maxKeySize = Int(mdb_env_get_maxkeysize(handle))
         MapFaults.opened(path)
         // Slots of readers that were killed stay taken until someone clears them; with enough of them every
@@ -233,6 +242,10 @@ public final class Environment: @unchecked Sendable {
             case .finished(let result):
                 return result
             case .adoptMapSize:
+                // LMDB takes the size from the meta page: checked against the file first.
+                if let (meta, fileSize) = MetaPage.current(ofFileAt: dataFile) {
+                    try meta.check(fileSize: fileSize, mapInFile: true, path: dataFile)
+                }
                 try resizeLock.withExclusive { () throws(LMDBError) in
                     try check(mdb_env_set_mapsize(handle, 0))
                 }

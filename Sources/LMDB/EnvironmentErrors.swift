@@ -26,3 +26,16 @@ public struct RetriesExhausted: Error, CustomStringConvertible {
         "a transaction on \(path) could not run after \(attempts) attempts (its map size kept changing: is the file damaged?)"
     }
 }
+
+/// A data file whose meta page claims more than the file holds (a page past its end, a map larger than it):
+/// damaged, so it is not opened, nor its map grown to what the damage asks (which could fill the disk).
+public struct DamagedMetaPage: Error, CustomStringConvertible {
+    /// The data file.
+    public let path: String
+    /// What the meta page claims.
+    public let reason: String
+
+    public var description: String {
+        "the data file \(path) is damaged: its meta page does not fit the file (\(reason)); restore the store from a backup or an export"
+    }
+}

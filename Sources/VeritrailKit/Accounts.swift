@@ -92,9 +92,10 @@ extension VeritrailStore {
             return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in [try registered(at)] }
         }
         guard let newPasscode else { throw .malformed("registering yourself sets a passcode: give newPasscode", line: nil) }
-        // A check of the rules only, under an id of its own: the write's id is checked when it is written.
-        try appendGated(as: nil, passcode: nil, options: WriteOptions(dryRun: true)) { at, _ in [try registered(at)] }
-        let credential = try Gatekeeper.credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) })
+        // A check of the rules only, under the write's id: a retry of a registration that was written (`--id`)
+        // finds it logged rather than the username taken.
+        try appendGated(as: nil, passcode: nil, options: WriteOptions(eventID: options.eventID, dryRun: true)) { at, _ in [try registered(at)] }
+        let credential = try credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) }, retrying: options, index: 1)
         return try appendGated(as: nil, passcode: nil, options: options) { at, _ in
             [try registered(at),
              try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(account.username, credential))]
@@ -109,11 +110,13 @@ extension VeritrailStore {
     public func deleteAccount(_ username: String, reason: String? = nil, as actor: String, passcode: PasscodeProvider? = nil,
                               options: WriteOptions = WriteOptions(),
                               confirm: ((AccountSummary) throws -> Bool)? = nil) throws(VeritrailError) -> [AppendedEvent] {
-        let account = try answer(asOf: .seq(.max), now: nil) { context in try context.activeAccount(username) }
         let make = { (at: Timestamp, _: Models) throws in
             [try EventData.event(.accountDeleted, actor: actor, at: at,
                                  [("username", .string(username)), ("reason", EventData.string(reason))])]
         }
+        // The retry (`--id`) of a deletion that was written: the account is gone, and the write finds it logged.
+        if try isLogged(options.eventID) { return try appendGated(as: actor, passcode: passcode, options: options, make) }
+        let account = try answer(asOf: .seq(.max), now: nil) { context in try context.activeAccount(username) }
         if let confirm {
             // The rules only (the gate asks its passcode after the question), under an id of its own.
             try appendGated(as: nil, passcode: nil, options: WriteOptions(dryRun: true), make)

@@ -38,7 +38,7 @@ extension VeritrailStore {
                               date: String? = nil, sessionId: String? = nil, for user: String? = nil, as actor: String,
                               passcode: PasscodeProvider? = nil,
                               options: WriteOptions = WriteOptions()) throws(VeritrailError) -> RecordedSession {
-        let id = sessionId ?? "ses-" + EventID.random().prefix(8)
+        let id = sessionId ?? "ses-" + RandomIDs.one(for: options.eventID, purpose: "session.sessionId").prefix(8)
         let events = try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.sessionRecorded, actor: actor, at: at, [
                 ("username", .string(user ?? actor)), ("sessionId", .string(id)), ("date", .string(date ?? at.date.description)),

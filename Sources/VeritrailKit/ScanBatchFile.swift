@@ -20,8 +20,8 @@ struct BatchFile {
     }
 
     /// The events of every record of `reader`, in order; `name` is what a refusal calls the input.
-    /// `progress` is called after each record. A record without a scan id gets a random one.
-    static func events(_ reader: LineReader, name: String, _ context: Context,
+    /// `progress` is called after each record. A record without a scan id gets the next of `ids`.
+    static func events(_ reader: LineReader, name: String, _ context: Context, ids: RandomIDs,
                        progress: (ImportProgress) -> Void) throws(VeritrailError) -> [IncomingEvent] {
         let scanner = JSONScanner()
         var events: [IncomingEvent] = []
@@ -29,8 +29,8 @@ struct BatchFile {
         var isNDJSON: Bool? = nil
         var line: [UInt8] = []
         line.reserveCapacity(1024)
-        // A record without a scan id gets its scan id here: drawn in bulk.
-        var ids = RandomIDs()
+        // A record without a scan id gets its scan id here: drawn in bulk (or derived from a retry's id).
+        var ids = ids
         let total = reader.size
         while try reader.next({ bytes throws(VeritrailError) in
             guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }

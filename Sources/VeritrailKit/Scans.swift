@@ -60,7 +60,7 @@ extension VeritrailStore {
     @discardableResult
     public func scan(_ scan: NewScan, as actor: String, passcode: PasscodeProvider? = nil,
                      options: WriteOptions = WriteOptions()) throws(VeritrailError) -> RecordedScan {
-        let id = scan.scanId ?? "s-" + EventID.random()
+        let id = scan.scanId ?? "s-" + RandomIDs.one(for: options.eventID, purpose: "scan.scanId")
         let appended = try appendGated(as: actor, passcode: passcode, options: options) { at, models in
             let settings = try models.account(actor)?.settings ?? AccountRecord.Settings()
             return [try EventData.event(.scanRecorded, actor: actor, at: at, [

@@ -30,14 +30,28 @@ struct Session {
 
     /// Prints what was written: `{"events": [{"seq", "id", "type"}]}` with `--json`, else `sentence` with
     /// the last event's seq and the first event's id (the `--id` of a retry).
+    ///
+    /// A retry (`--id`) whose events were all logged already wrote nothing, and says so, whatever the store
+    /// holds since (a later write may have undone it): `"alreadyRecorded": true` beside the events with
+    /// `--json`, else `already recorded (seq N, event ID): nothing written`.
     func report(_ appended: [AppendedEvent], _ sentence: String) {
+        let already = Session.alreadyRecorded(appended)
         if global.json {
-            Output.json(J.object([("events", .array(appended.map { e in
+            var members: [(String, JSONValue)] = [("events", .array(appended.map { e in
                 J.object([("seq", J.int(e.seq)), ("id", J.string(e.id)), ("type", J.string(e.type.rawValue))])
-            }))]))
+            }))]
+            if already { members.append(("alreadyRecorded", .bool(true))) }
+            Output.json(J.object(members))
+        } else if already, let last = appended.last {
+            Output.print("already recorded (seq \(last.seq), event \(appended[0].id)): nothing written")
         } else {
             Output.print(sentence + (appended.last.map { " (seq \($0.seq), event \(appended[0].id))" } ?? ""))
         }
+    }
+
+    /// Whether a write found every one of its events logged already (a retry under `--id`): it wrote nothing.
+    static func alreadyRecorded(_ appended: [AppendedEvent]) -> Bool {
+        !appended.isEmpty && !appended.contains(where: \.isNew)
     }
 }
 

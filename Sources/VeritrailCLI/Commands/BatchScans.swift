@@ -33,8 +33,9 @@ struct BatchScans {
                     bar?.tick(read.bytes)
                 }
                 batch = path == "-"
-                    ? try store.readScanBatch(fileDescriptor: FileHandle.standardInput.fileDescriptor, name: "-", as: actor, progress: progress)
-                    : try store.readScanBatch(path: path, as: actor, progress: progress)
+                    ? try store.readScanBatch(fileDescriptor: FileHandle.standardInput.fileDescriptor, name: "-", as: actor, eventID: eventID,
+                                           progress: progress)
+                    : try store.readScanBatch(path: path, as: actor, eventID: eventID, progress: progress)
             }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: eventID, mapSize: batch.mapSize)
             let appended = try words.run {

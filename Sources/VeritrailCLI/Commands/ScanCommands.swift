@@ -80,7 +80,15 @@ struct ScanCommand: ParsableCommand {
             if seen > 0 {
                 Output.note("warning: this code was scanned \(seen) time\(seen == 1 ? "" : "s") before: worth a second look")
             }
-            if global.json { Output.json(recorded.scan ?? .null) } else {
+            // A retry under --id that found the scan logged: the scan's JSON stays the answer (projections.md
+            // SCAN), and the retry is told on stderr.
+            let already = recorded.event.isNew ? nil : "(seq \(recorded.event.seq), event \(recorded.event.id)): nothing written"
+            if global.json {
+                if let already { Output.note("already recorded \(already)") }
+                Output.json(recorded.scan ?? .null)
+            } else if let already {
+                Output.print("already recorded scan \(Escaped.text(recorded.scanId)) \(already)")
+            } else {
                 Output.print("recorded scan \(Escaped.text(recorded.scanId)) (seq \(recorded.event.seq), event \(recorded.event.id))")
             }
         }

@@ -1,0 +1,80 @@
+internal import SystemCalls
+
+/// The sizes the data file's current meta page claims, read from the file itself and checked against the
+/// file's real size before LMDB is let to trust them.
+///
+/// LMDB sizes its map from the meta page: at least `(last page + 1) × page size`, and when told to adopt
+/// another process's map (`mdb_env_set_mapsize(0)`), the meta page's map size. One flipped bit there (bit 31
+/// of `mm_last_pg`) asks for an 8 TiB map, which LMDB `ftruncate`s and this wrapper would then allocate
+/// (`FileSpace.reserve`), filling the disk. A committed store never names a page past the end of its file;
+/// and while a store is open with `MDB_WRITEMAP`, its file is as large as any map a meta page records (LMDB
+/// extends the file to the map before using it), so when another process's map is adopted, a larger map
+/// size is damage too. (Not at open: `mdb_copy` writes the used pages only, and keeps the map size.)
+///
+/// The layout is LMDB 0.9's on 64-bit machines: a 16-byte page header, then `MDB_meta` — `mm_magic` (4),
+/// `mm_version` (4), `mm_address` (8), `mm_mapsize` (8), two 48-byte `MDB_db` (the first one's `md_pad`
+/// holds the page size), `mm_last_pg` (8), `mm_txnid` (8); meta page 0 at offset 0, meta page 1 at one page.
+struct MetaPage: Equatable {
+    var pageSize: Int
+    var mapSize: Int
+    var lastPage: UInt64
+    var txnid: UInt64
+
+    static let magic: UInt32 = 0xBEEF_C0DE
+
+    /// The meta page LMDB would pick (the valid one with the larger txnid) of the data file at `path`, and
+    /// the file's size; nil when the file is absent or too short to hold two pages (a new store, or one
+    /// LMDB refuses by itself).
+    static func current(ofFileAt path: String) -> (page: MetaPage, fileSize: Int)? {
+        guard let fd = try? FileDescriptor.open(path, .readOnly, options: .closeOnExec) else { return nil }
+        defer { fd.close() }
+        guard let size = try? fd.status().size, let first = read(fd, 152), let page0 = MetaPage(first) else { return nil }
+        guard page0.pageSize >= 152, size >= 2 * page0.pageSize,
+              read(fd, page0.pageSize - 152) != nil, let second = read(fd, 152) else { return nil }
+        let page1 = MetaPage(second)
+        let current = [page0, page1].compactMap { $0 }.max { $0.txnid < $1.txnid } ?? page0
+        return (current, size)
+    }
+
+    /// Refuses (`DamagedMetaPage`) a meta page that names a page past the end of a file of `fileSize` bytes,
+    /// or, with `mapInFile`, records a map larger than that file.
+    func check(fileSize: Int, mapInFile: Bool = false, path: String) throws(DamagedMetaPage) {
+        let (pages, overflow) = lastPage.addingReportingOverflow(1)
+        let (needs, tooLarge) = pages.multipliedReportingOverflow(by: UInt64(pageSize))
+        if overflow || tooLarge || needs > UInt64(fileSize) {
+            throw DamagedMetaPage(path: path, reason: "it names page \(lastPage) of a file of \(fileSize / pageSize) pages")
+        }
+        if mapInFile && mapSize > fileSize {
+            throw DamagedMetaPage(path: path, reason: "it records a map of \(mapSize) bytes for a file of \(fileSize) bytes")
+        }
+    }
+
+    /// The meta fields of the page whose first 152 bytes are `b`, or nil when it is not a meta page of
+    /// LMDB's version 1 format.
+    private init?(_ b: [UInt8]) {
+        func int(_ offset: Int, _ count: Int) -> UInt64 {
+            (0..<count).reduce(UInt64(0)) { $0 | UInt64(b[offset + $1]) << (8 * UInt64($1)) }
+        }
+        guard UInt32(int(16, 4)) == MetaPage.magic, int(20, 4) == 1 else { return nil }
+        let mapSize = int(32, 8), pageSize = int(40, 4)
+        guard mapSize <= UInt64(Int.max), pageSize.nonzeroBitCount == 1 else { return nil }
+        self.pageSize = Int(pageSize)
+        self.mapSize = Int(mapSize)
+        lastPage = int(136, 8)
+        txnid = int(144, 8)
+    }
+
+    /// The next `count` bytes of `fd`, or nil when the file ends first.
+    private static func read(_ fd: FileDescriptor, _ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = (try? bytes.withUnsafeMutableBytes { buffer throws(SystemError) in
+                try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            }) ?? 0
+            guard n > 0 else { return nil }
+            filled += n
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Every writing command on the real clock (no `VERITRAIL_NOW`), each followed by `log verify`: the chain, the
+/// Merkle tree and the signed checkpoint must hold after every one (issue 18, defect 0: a batch read at one
+/// time and written at another was hashed with the first). Tests that pin the clock stamp every event with the
+/// same time and can not see such a fault.
+@Suite("writes on the real clock")
+struct RealClockWritesTests {
+    /// A store directory, and the commands run against it with the real clock.
+    struct Store {
+        let path = TempDir.fresh("real-clock")
+        let files = TempDir.fresh("real-clock-files")
+
+        init() throws {
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(at: path)
+            try? FileManager.default.removeItem(at: files)
+        }
+
+        /// Runs `args` on the store; expects `exit`, then checks that `log verify` accepts the log.
+        @discardableResult
+        func write(_ args: [String], stdin: String? = nil, exit: Int32 = 0,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
+            let r = try CLI.run(args + ["--store", path.path], stdin: stdin.map { Data($0.utf8) })
+            #expect(r.exit == exit, "veritrail \(args.joined(separator: " "))\n\(r.transcript)", sourceLocation: sourceLocation)
+            try verified(after: args, sourceLocation: sourceLocation)
+            return r
+        }
+
+        func verified(after args: [String], sourceLocation: SourceLocation) throws {
+            let v = try CLI.run(["log", "verify", "--json", "--store", path.path])
+            let answer = jsonObject(v.stdout)
+            #expect(v.exit == 0 && answer?["ok"] as? Bool == true,
+                    "log verify after `\(args.joined(separator: " "))`:\n\(v.transcript)", sourceLocation: sourceLocation)
+        }
+
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = files.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+    }
+
+    /// The time now and `seconds` later, as an event's `at` with microseconds.
+    static func at(_ seconds: Double = 0) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'"
+        return f.string(from: Date().addingTimeInterval(seconds))
+    }
+
+    @Test("every writing command of the command line leaves a log that verifies")
+    func everyCommand() throws {
+        let s = try Store()
+        defer { s.remove() }
+        try s.write(["init", "--admin", "ada", "--name", "Ada", "--email", "ada@example.org", "--passcode-stdin"], stdin: "2468\n2468\n")
+        try s.write(["unlock", "--as", "ada", "--passcode-stdin"], stdin: "2468\n")
+        try s.write(["register", "ines", "--role", "inspector", "--name", "Ines", "--email", "ines@example.org", "--as", "ada"])
+        try s.write(["passcode", "set", "ines", "--as", "ada", "--passcode-stdin"], stdin: "1357\n1357\n")
+        try s.write(["unlock", "--as", "ines", "--passcode-stdin"], stdin: "0000\n", exit: 77)   // a denied attempt is written
+        try s.write(["unlock", "--as", "ines", "--passcode-stdin"], stdin: "1357\n")
+        try s.write(["register", "dora", "--name", "Dora", "--email", "dora@example.org", "--street", "2 Elm St",
+                     "--city", "Lyon", "--zipcode", "69001", "--passcode-stdin"], stdin: "4321\n4321\n")
+        try s.write(["account", "update", "dora", "--name", "Dora Diaz", "--as", "ada"])
+        try s.write(["settings", "set", "--flash", "on", "--as", "ines"])
+        try s.write(["scan", "--as", "ines", "--code", "https://v.example/p/1", "--product", "Serum", "--category", "Cosmetics",
+                     "--result", "authentic", "--scan-id", "s-real-1"])
+        try s.write(["scan", "--as", "ines", "--code", "https://v.example/p/2", "--product", "Serum", "--category", "Cosmetics",
+                     "--result", "counterfeit"])
+        let csv = try s.file("b.csv", "code,productName,category,result\nhttps://v.example/p/3,Bag,Leather,authentic\nhttps://v.example/p/4,Bag,Leather,counterfeit\n")
+        try s.write(["scan", "--as", "ines", "--batch", csv])
+        let ndjson = #"{"code":"https://v.example/p/5","productName":"Cap","category":"Hats","result":"authentic"}"# + "\n"
+            + #"{"code":"https://v.example/p/6","productName":"Cap","category":"Hats","result":"authentic","scanId":"s-real-6"}"# + "\n"
+        try s.write(["scan", "--as", "ines", "--batch", try s.file("b.ndjson", ndjson)])
+        try s.write(["scan", "--as", "ines", "--batch", "-"], stdin: ndjson.replacingOccurrences(of: "s-real-6", with: "s-real-7"))
+        try s.write(["report", "s-real-1", "--reason", "packaging", "--message", "box misprinted", "--as", "ines"])
+        try s.write(["customer", "status", "dora", "ONBOARDED", "--note", "called back", "--as", "ada"])
+        try s.write(["search", "serum", "--as", "ines"])
+        try s.write(["fitness", "set", "--body-type", "1", "--height-inches", "70", "--as", "ines"])
+        try s.write(["goal", "set", "--metric", "jumps", "--target", "1000", "--as", "ines"])
+        try s.write(["session", "record", "--session-id", "ses-1", "--park", "Plainfield", "--start", "00:00", "--end", "00:01",
+                     "--jumps", "300", "--calories", "40", "--as", "ines"])
+        try s.write(["passcode", "set", "--as", "ines", "--passcode-stdin"], stdin: "1357\n2468\n2468\n")
+        try s.write(["account", "delete", "dora", "--reason", "moved away", "--yes", "--as", "ada"])
+        let line = { (id: String) in
+            #"{"type":"search.performed","at":"\#(Self.at(1))","actor":"ines","id":"\#(id)","data":{"username":"ines","query":"bag"}}"# + "\n"
+        }
+        try s.write(["import", try s.file("more.ndjson", line("imp-1"))])
+        try s.write(["import", "-"], stdin: line("imp-2"))
+    }
+
+    @Test("an import into a new store, then writes on top of it")
+    func importThenWrite() throws {
+        let s = try Store()
+        defer { s.remove() }
+        let lines = [
+            #"{"type":"account.registered","at":"\#(Self.at(-2))","actor":"system","data":{"username":"ada","role":"admin","name":"Ada","email":"ada@example.org"}}"#,
+            #"{"type":"account.registered","at":"\#(Self.at(-1))","actor":"ada","data":{"username":"ines","role":"inspector","name":"Ines","email":"ines@example.org"}}"#,
+        ]
+        try s.write(["import", try s.file("new.ndjson", lines.joined(separator: "\n") + "\n")])
+        try s.write(["search", "serum", "--as", "ines"])
+    }
+}
