@@ -113,6 +113,22 @@ public enum FileSystem {
         }
         return names
     }
+
+    /// The directory for temporary files: `TMPDIR` when it is set and not empty, else `/tmp` (POSIX).
+    public static var temporaryDirectory: String {
+        guard let dir = CurrentProcess.environment("TMPDIR"), !dir.isEmpty else { return "/tmp" }
+        return dir
+    }
+
+    /// The bytes an unprivileged process may still write to the file system that holds `path`.
+    ///
+    /// The corresponding C function is `statvfs`.
+    public static func freeSpace(_ path: String) throws(SystemError) -> Int {
+        var info = statvfs()
+        try nothingOrErrno("statvfs") { statvfs(path, &info) }
+        let (bytes, overflow) = Int(info.f_bavail).multipliedReportingOverflow(by: Int(info.f_frsize))
+        return overflow ? Int.max : bytes
+    }
 }
 
 /// The running process, and others by their id.

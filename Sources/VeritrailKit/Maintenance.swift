@@ -22,12 +22,29 @@ extension VeritrailStore {
     /// events it keeps (1…N) and their chain: a checkpoint speaks of the whole log. Ok with the head, or the
     /// first bad seq and why: a log that does not hold is an answer, not an error; an error is a store that
     /// can not be read.
+    ///
+    /// A log that holds is then checked as random access reads it (`Store.firstUnreachableKey`): every
+    /// database must find its keys where a walk of its pages finds them, so that a store called ok answers
+    /// every read. An event its seq does not find breaks the log there; a damaged index of another database
+    /// (the id index, the tree, a read model) is a damaged store (`.storeFailure`, exit 74).
     public func verify(digest: LogDigest? = nil, asOf: AsOf? = nil) throws(VeritrailError) -> VerificationOutcome {
         let given = digest.map { (seq: $0.seq, hash: $0.hash) }
         return try VeritrailError.catching {
-            guard let asOf else { return try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given) }
-            let through = try store.read { reader, _ in try reader.lastSeq(keptBy: asOf) }
-            return try LogVerifier.verify(store.log, digest: given, through: through)
+            let outcome: VerificationOutcome
+            if let asOf {
+                let through = try store.read { reader, _ in try reader.lastSeq(keptBy: asOf) }
+                outcome = try LogVerifier.verify(store.log, digest: given, through: through)
+            } else {
+                outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given)
+            }
+            guard case .ok = outcome, let unreachable = try store.firstUnreachableKey() else { return outcome }
+            if let seq = unreachable.seq {
+                return .broken(firstBadSeq: seq, reason: "a lookup of event \(seq) by its seq does not find it: the log's index pages are damaged")
+            }
+            throw StoreError("""
+                the store is damaged: its database \(unreachable.database) does not find one of its own keys by lookup \
+                (damaged index pages); restore it from a backup, or import an export into a new store
+                """)
         }
     }
 

@@ -8,8 +8,9 @@ import SystemCalls
 /// The input is mapped and its lines are handed out in place: no copy into a buffer, none from the kernel.
 /// The pages read are dropped from the process as it goes (every `PageRelease.inputBytes`), so a file of
 /// any size streams through in little memory; they stay in the page cache. Input that can not be mapped (a
-/// pipe) is first spooled to an unlinked temporary file, and checked as it streams in (`InputCheck`), so
-/// that endless or binary input is refused at once. No line longer than `InputCheck.maxLineBytes` is
+/// pipe) is first spooled to an unlinked temporary file in `TMPDIR` (or `/tmp`), and checked as it streams
+/// in (`InputCheck`), so that binary input is refused at once; the spool is bounded (`spoolLimit`), so that
+/// an endless stream of valid lines is refused too, before it fills the disk. No line longer than `InputCheck.maxLineBytes` is
 /// searched for its end. Like any mapped file, the input must not be cut short while it is read.
 ///
 /// It can start over (`rewind`), because a write transaction runs its body again when the store grows.
@@ -70,14 +71,23 @@ final class LineReader {
         }
     }
 
-    /// Copies the input that is not a regular file to an unlinked temporary file and reads from that instead.
+    /// The most a spool may hold: 16 GiB (some forty million events), and never more than three quarters of
+    /// the space free where it is kept when it starts, so that a spool leaves room for the store and others.
+    static func spoolLimit(freeSpace: Int) -> Int { min(16 << 30, freeSpace / 4 * 3) }
+
+    /// Copies the input that is not a regular file to an unlinked temporary file in the temporary directory
+    /// and reads from that instead. Input longer than `spoolLimit` is refused (nothing was imported).
     private func spool() throws(VeritrailError) {
+        let directory = FileSystem.temporaryDirectory
         let copy: FileDescriptor
+        let limit: Int
         do {
-            copy = try FileSystem.makeUnlinkedTemporaryFile("/tmp/veritrail-input-XXXXXX")
+            copy = try FileSystem.makeUnlinkedTemporaryFile(directory + "/veritrail-input-XXXXXX")
+            limit = LineReader.spoolLimit(freeSpace: try FileSystem.freeSpace(directory))
         } catch {
-            throw .unknown("can not buffer the input: \(error.reason)", cause: error)
+            throw .storeFailure(underlying: StoreError("can not buffer the input in \(directory) (TMPDIR): \(error.reason)"))
         }
+        var spooled = 0
         defer { if file != copy { copy.close() } }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { chunk.deallocate() }
@@ -92,10 +102,18 @@ final class LineReader {
             if n == 0 { break }
             let read = UnsafeRawBufferPointer(rebasing: chunk[0..<n])
             try check.check(read)
+            spooled += n
+            guard spooled <= limit else {
+                // Refused input (exit 65), as a line that can not be an event is.
+                throw .unknown("""
+                    the input is more than \(limit >> 20) MiB, more than can be kept in \(directory) (TMPDIR) to be read: \
+                    nothing was written; give a file instead of a pipe, or set TMPDIR to a directory with more room
+                    """, cause: nil)
+            }
             do {
                 try copy.writeAll(read)
             } catch {
-                throw .storeFailure(underlying: StoreError("can not buffer the input in /tmp: \(error.reason)"))
+                throw .storeFailure(underlying: StoreError("can not buffer the input in \(directory) (TMPDIR): \(error.reason)"))
             }
         }
         try check.finish()
