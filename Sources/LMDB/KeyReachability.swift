@@ -9,31 +9,33 @@ extension Transaction {
     /// each page, so checking the first and the last key of each page the walk meets (where the key's address
     /// moves to another 4 KiB page of the map) finds such damage at a few lookups a page, not one a record.
     ///
-    /// The corresponding C functions are `mdb_cursor_get` (`MDB_FIRST`, `MDB_NEXT`, `MDB_SET_KEY`).
+    /// Each lookup is `mdb_get`, a descent from the root: a cursor's `MDB_SET_KEY` searches the page it is on
+    /// first when the key falls in its range, and would not read the branch pages at all.
+    ///
+    /// The corresponding C functions are `mdb_cursor_get` (`MDB_FIRST`, `MDB_NEXT`) and `mdb_get`.
     public func firstUnreachableKey(in db: Database) throws(LMDBError) -> [UInt8]? {
         let walk = try cursor(db)
-        let lookup = try cursor(db)
-        /// Whether a lookup of `key` (an address in a page of the map) finds that very key.
-        func found(_ key: UnsafeRawBufferPointer) throws(LMDBError) -> Bool {
-            try lookup.seek(key)?.key.baseAddress == key.baseAddress
+        /// Whether a lookup of `key` finds the value the walk found with it (the same bytes of the map).
+        func found(_ entry: Cursor.Entry) throws(LMDBError) -> Bool {
+            try get(db, entry.key)?.baseAddress == entry.value.baseAddress
         }
-        var previous: UnsafeRawBufferPointer?
+        var previous: Cursor.Entry?
         var page = -1
         var count = 0
         var entry = try walk.first()
-        while let (key, _) = entry {
-            let here = Int(bitPattern: key.baseAddress) >> 12
+        while let current = entry {
+            let here = Int(bitPattern: current.key.baseAddress) >> 12
             if here != page {
-                if let previous, try !found(previous) { return Array(previous) }
-                if try !found(key) { return Array(key) }
+                if let previous, try !found(previous) { return Array(previous.key) }
+                if try !found(current) { return Array(current.key) }
                 page = here
             }
-            previous = key
+            previous = current
             count += 1
             if count % 65_536 == 0 { releaseReadPages() }
             entry = try walk.next()
         }
-        if let previous, try !found(previous) { return Array(previous) }
+        if let previous, try !found(previous) { return Array(previous.key) }
         return nil
     }
 }

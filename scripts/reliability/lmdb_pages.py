@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Lists the pages of an LMDB data file by kind, for aiming flipped bytes (scripts/reliability/damage.sh).
 
-    lmdb_pages.py DATA.MDB        # one line per page in use: PAGENO KIND DATABASE
+    lmdb_pages.py DATA.MDB                    # one line per page in use: PAGENO KIND DATABASE
+    lmdb_pages.py DATA.MDB --branch-keys DB   # the file offset of the last byte of each key of DB's branch pages
 
 KIND is meta, branch, leaf or overflow; DATABASE is the named database the page belongs to (`main` for the
 one that names them, `-` for the meta pages). The walk starts at the current meta page (the larger txnid)
@@ -17,12 +18,13 @@ P_BRANCH, P_LEAF, P_OVERFLOW, P_LEAF2 = 0x01, 0x02, 0x04, 0x20
 F_BIGDATA, F_SUBDATA = 0x01, 0x02
 
 
-def main(path):
+def main(path, branch_keys_of=None):
     data = open(path, "rb").read()
     psize = struct.unpack_from("<I", data, 40)[0]
     metas = [(struct.unpack_from("<Q", data, base + 144)[0], base) for base in (0, psize)]
     _, base = max(metas)
     pages = {0: ("meta", "-"), 1: ("meta", "-")}
+    keys = []
     last = struct.unpack_from("<Q", data, base + 136)[0]
 
     def walk(root, name):
@@ -46,6 +48,8 @@ def main(path):
                 lo, hi, nflags, ksize = struct.unpack_from("<HHHH", data, node)
                 if flags & P_BRANCH:
                     stack.append(lo | hi << 16 | nflags << 32)
+                    if name == branch_keys_of and ksize > 0:
+                        keys.append(node + 8 + ksize - 1)
                     continue
                 key = data[node + 8:node + 8 + ksize]
                 value = node + 8 + ksize
@@ -62,10 +66,14 @@ def main(path):
     main_root = struct.unpack_from("<Q", data, base + 16 + 24 + 48 + 40)[0]
     if main_root != 0xFFFFFFFFFFFFFFFF:
         walk(main_root, "main")
+    if branch_keys_of is not None:
+        for offset in keys:
+            print(offset)
+        return
     for pgno in sorted(pages):
         kind, name = pages[pgno]
         print(pgno, kind, name)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--branch-keys" else None)
