@@ -18,7 +18,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 T=${TRIALS:-1}
 work=$(mktemp -d /tmp/veritrail-reliability.XXXXXX)
 cleanup() {
-  mountpoint -q "$work/full" 2>/dev/null && umount "$work/full"
+  # The small file systems of the checks (a full disk, damage.sh's), mounted under $work.
+  for m in "$work"/*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
   [ "${KEEP:-}" = 1 ] || rm -rf "$work"
 }
 trap cleanup EXIT
