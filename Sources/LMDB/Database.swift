@@ -5,4 +5,9 @@
 public struct Database: Sendable, Hashable {
     /// LMDB's handle (`MDB_dbi`).
     internal let dbi: UInt32
+
+    /// LMDB's own database of free pages (`FREE_DBI`): its pages are read by every write that allocates.
+    public static let freePages = Database(dbi: 0)
+    /// LMDB's main database (`MAIN_DBI`), which names the others.
+    public static let main = Database(dbi: 1)
 }

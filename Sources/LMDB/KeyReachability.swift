@@ -9,15 +9,16 @@ extension Transaction {
     /// each page, so checking the first and the last key of each page the walk meets (where the key's address
     /// moves to another 4 KiB page of the map) finds such damage at a few lookups a page, not one a record.
     ///
-    /// Each lookup is `mdb_get`, a descent from the root: a cursor's `MDB_SET_KEY` searches the page it is on
-    /// first when the key falls in its range, and would not read the branch pages at all.
+    /// Each lookup is made by a new cursor, which descends from the root: a cursor that is on a page searches
+    /// that page first when the key falls in its range, and would not read the branch pages at all. (Not
+    /// `mdb_get`, which refuses LMDB's own databases, `Database.freePages` and `Database.main`.)
     ///
-    /// The corresponding C functions are `mdb_cursor_get` (`MDB_FIRST`, `MDB_NEXT`) and `mdb_get`.
+    /// The corresponding C function is `mdb_cursor_get` (`MDB_FIRST`, `MDB_NEXT`, `MDB_SET_KEY`).
     public func firstUnreachableKey(in db: Database) throws(LMDBError) -> [UInt8]? {
         let walk = try cursor(db)
         /// Whether a lookup of `key` finds the value the walk found with it (the same bytes of the map).
         func found(_ entry: Cursor.Entry) throws(LMDBError) -> Bool {
-            try get(db, entry.key)?.baseAddress == entry.value.baseAddress
+            try cursor(db).seek(entry.key)?.value.baseAddress == entry.value.baseAddress
         }
         var previous: Cursor.Entry?
         var page = -1
