@@ -66,7 +66,7 @@ extension VeritrailStore {
                 [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
             }
         }
-        let credential = try Gatekeeper.credential(for: try VeritrailError.fromCaller { try new(target) })
+        let credential = try credential(for: try VeritrailError.fromCaller { try new(target) })
         // One's own was just checked; another's is reset through the gate, like any write.
         return try appendGated(as: target == actor ? nil : actor, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]

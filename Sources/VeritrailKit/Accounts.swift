@@ -94,7 +94,7 @@ extension VeritrailStore {
         guard let newPasscode else { throw .malformed("registering yourself sets a passcode: give newPasscode", line: nil) }
         // A check of the rules only, under an id of its own: the write's id is checked when it is written.
         try appendGated(as: nil, passcode: nil, options: WriteOptions(dryRun: true)) { at, _ in [try registered(at)] }
-        let credential = try Gatekeeper.credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) })
+        let credential = try credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) })
         return try appendGated(as: nil, passcode: nil, options: options) { at, _ in
             [try registered(at),
              try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(account.username, credential))]
