@@ -612,7 +612,7 @@ def pset_fields(s, ev, c):
     c.keys(d, ["username", "credential"], [])
     cr = d["credential"]
     c.keys(cr, ["scheme", "iterations", "salt", "hash"], [], "data.credential")
-    c.enum(cr, "scheme", ["pbkdf2-sha256"], "data.credential")
+    c.enum(cr, "scheme", ["pbkdf2-sha256", "pbkdf2-sha256-hmac"], "data.credential")
     c.integer(cr, "iterations", 100000, 10000000, "data.credential")
     c.b64(cr, "salt", 16, 64, "data.credential")
     c.b64(cr, "hash", 32, 32, "data.credential")

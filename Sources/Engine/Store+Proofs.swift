@@ -9,10 +9,10 @@ extension Store {
     /// The kept checkpoint is read before each snapshot begins: it is signed after its commit, so read first
     /// it never covers more than the snapshot holds, even while another process writes.
     public func withProofs<R>(_ body: (ProofReader) throws -> R) throws -> R {
-        var kept = try proofs.file.read()
+        var kept = proofs.file.read()
         if let result = try log.read({ reader in try proofs.reader(reader, kept: kept).map(body) }) { return result }
         try write { _ in }
-        kept = try proofs.file.read()
+        kept = proofs.file.read()
         return try log.read { reader in
             guard let proof = try proofs.reader(reader, kept: kept) else { throw StoreError("the store's Merkle tree could not be made") }
             return try body(proof)
@@ -22,6 +22,31 @@ extension Store {
     /// The store's origin, or nil when it has none yet (a store made before proofs existed).
     public func origin() throws -> String? {
         try log.read { reader in try proofs.identity(reader.transaction)?.origin }
+    }
+
+    /// The store's verifier key, read from its data (no secret needed), or nil when it has none yet.
+    public func verifier() throws -> VerifierKey? {
+        try log.read { reader in try proofs.identity(reader.transaction)?.verifier }
+    }
+
+    /// The store's passcode pepper, for a new credential: a store that keeps its signing key in LMDB still
+    /// (made before version 2), or has no identity yet, first moves it out or gets one, in a write of its own.
+    public func pepperForNewCredential() throws -> [UInt8] {
+        if let identity = try log.read({ reader in try proofs.identity(reader.transaction) }), identity.isSeparated {
+            return try proofs.secrets(for: identity).pepper
+        }
+        try write { _ in }
+        guard let identity = try log.read({ reader in try proofs.identity(reader.transaction) }) else {
+            throw StoreError("the store's secrets could not be made")
+        }
+        return try proofs.secrets(for: identity).pepper
+    }
+
+    /// The store's passcode pepper, to check a credential made with one; nil when the store has none yet
+    /// (it keeps its key in LMDB still, or has no identity: no credential of its own is peppered then).
+    public func pepper() throws -> [UInt8]? {
+        guard let identity = try log.read({ reader in try proofs.identity(reader.transaction) }), identity.isSeparated else { return nil }
+        return try proofs.secrets(for: identity).pepper
     }
 }
 
@@ -36,4 +61,3 @@ extension Store {
         originForNewStore = origin
     }
 }
-

@@ -1,6 +1,7 @@
 public import Domain
 public import EventLog
 import LMDB
+import SystemCalls
 public import Projections
 public import Proofs
 
@@ -18,15 +19,18 @@ public final class Store: @unchecked Sendable {
     /// Opens the existing store in `directory` (a `StoreError` when there is none). `mapSize` is the least
     /// size to map: give more when a large write is coming, so the map need not grow (and the write run
     /// again) on the way.
-    public convenience init(directory: String, mapSize: Int = EventLog.initialMapSize) throws {
-        try self.init(directory: directory, mapSize: mapSize, creating: false)
+    /// The secrets file is at `secrets`, or beside the data when nil (proofs.md §2). Hidden directories
+    /// left by creations killed while building (`StoreDirectory`) are removed.
+    public convenience init(directory: String, mapSize: Int = EventLog.initialMapSize, secrets: String? = nil) throws {
+        try self.init(directory: directory, mapSize: mapSize, creating: false, secrets: secrets)
+        StoreDirectory(directory).removeAbandonedAsides()
     }
 
-    private init(directory: String, mapSize: Int, creating: Bool) throws {
+    private init(directory: String, mapSize: Int, creating: Bool, secrets: String?) throws {
         log = try EventLog(directory: directory, mapSize: mapSize, alsoOpening: ModelTable.allCases.map(\.name),
                            creating: creating)
         modelDatabases = log.companions
-        proofs = try ProofStore(environment: log.environment, directory: directory)
+        proofs = try ProofStore(environment: log.environment, directory: directory, secrets: secrets)
         let environment = log.environment
         proofDatabases = try ["tree", "meta"].map { try environment.openDatabase($0) }
     }
@@ -37,55 +41,94 @@ public final class Store: @unchecked Sendable {
     /// The store is built aside and put in place in one step (`StoreDirectory`): whoever looks finds no
     /// store or a complete one, holding `body`'s events and its first signed checkpoint, under `origin` (a
     /// random one when nil, proofs.md §2). When `body` throws, nothing is left behind.
+    ///
+    /// Its secrets file (`secrets`, or `<directory>/secrets`) is written before the data file appears, and
+    /// the checkpoint is put in place before it too (`StoreDirectory.publish`): a store is never visible
+    /// without them. A secrets file already there (a restore, or a creation killed before its data file
+    /// appeared) is taken; else the store gets `newSecrets`, or new ones when nil.
     public static func create<R>(directory: String, mapSize: Int = EventLog.initialMapSize, large: Bool = false,
-                                 origin: String? = nil, _ body: (inout Appender) throws -> R) throws -> R? {
+                                 origin: String? = nil, secrets: String? = nil, newSecrets: StoreSecrets? = nil,
+                                 _ body: (inout Appender) throws -> R) throws -> R? {
         let place = StoreDirectory(directory)
         guard place.state == .absent else { return nil }
         let madeDirectories = try place.prepare()
+        let secretsPath = secrets ?? SecretsFile(storeDirectory: directory).path
+        var madeSecrets = false
         do {
             let aside = try place.makeAside()
             let result: R
             do {
-                result = try Store.build(in: aside, mapSize: mapSize, large: large, origin: origin, body)
+                let store = try Store(directory: aside, mapSize: mapSize, creating: true, secrets: secretsPath)
+                store.originForNewStore = origin
+                store.proofs.secretsForNewStore = newSecrets
+                defer { madeSecrets = store.proofs.createdSecretsFile }
+                result = try store.write(large: large, body)
             } catch {
                 place.discard(aside: aside)
                 throw error
             }
-            return try place.publish(aside: aside) ? result : nil
+            guard try place.publish(aside: aside) else {
+                if madeSecrets { try? FileSystem.unlink(secretsPath) }
+                return nil
+            }
+            return result
         } catch {
+            if madeSecrets { try? FileSystem.unlink(secretsPath) }
             place.unprepare(madeDirectories)
             throw error
         }
-    }
-
-    /// Makes a store in the empty directory `aside` and writes `body` to it; the store is closed on return.
-    private static func build<R>(in aside: String, mapSize: Int, large: Bool, origin: String?,
-                                 _ body: (inout Appender) throws -> R) throws -> R {
-        let store = try Store(directory: aside, mapSize: mapSize, creating: true)
-        store.originForNewStore = origin
-        return try store.write(large: large, body)
     }
 
     /// Runs `body` in one write transaction: everything it appends commits together, or nothing does when
     /// it throws. `body` may run more than once (when the store grows), so keep its effects in the store.
     /// With `large` (an import), the write is paged on a companion thread (`Environment.write(large:)`).
     /// The tree at the kept checkpoint's size is checked first and a checkpoint of the new size signed after
-    /// the commit (`ProofStore.begin`, `ProofStore.sign`).
+    /// the commit (`ProofStore.begin`, `ProofStore.sign`); when that checkpoint can not be kept, the events
+    /// are committed all the same and `CheckpointNotKept` says so.
     public func write<R>(large: Bool = false, _ body: (inout Appender) throws -> R) throws -> R {
+        try write(large: large, resealing: false, body)
+    }
+
+    private func write<R>(large: Bool, resealing: Bool, _ body: (inout Appender) throws -> R) throws -> R {
         var pending: PendingCheckpoint?
         let result = try log.environment.write(large: large) { txn in
             let writer = try LogWriter(log: log, transaction: txn)
-            let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore)
+            let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore, resealing: resealing)
             let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
             var appender = Appender(writer: writer, models: models, tree: proof.tree)
             let result = try body(&appender)
             try models.flush()
             // A write its body rolled back (`Appender.rollBack`) commits nothing, so nothing is signed.
-            pending = txn.rollsBack ? nil : proof.finish()
+            pending = txn.rollsBack ? nil : try proof.finish()
             return result
         }
-        if let pending { try proofs.sign(pending) }
+        if let pending {
+            do {
+                try proofs.sign(pending)
+            } catch {
+                throw CheckpointNotKept(size: pending.checkpoint.size, reason: "\(error)")
+            }
+        }
         return result
+    }
+
+    /// Signs the head over a kept checkpoint that is lost or contradicts the log (`log reseal
+    /// --accept-loss`, proofs.md §2), and returns what it signed over; nothing is signed when the kept
+    /// checkpoint holds (`loss` nil). The data records that it signed the head, in the same transaction.
+    public func reseal() throws -> ResealPlan {
+        var plan: ResealPlan?
+        try write(large: false, resealing: true) { appender in
+            plan = try proofs.resealPlan(appender.writer.reader, kept: proofs.file.read())
+            if plan?.loss == nil { appender.rollBack() }
+        }
+        guard let plan else { throw StoreError("the store's Merkle tree could not be made") }
+        return plan
+    }
+
+    /// What `reseal` would sign over, read on a snapshot (nothing is written).
+    public func resealPlan() throws -> ResealPlan? {
+        let kept = proofs.file.read()
+        return try log.read { reader in try proofs.resealPlan(reader, kept: kept) }
     }
 
     /// Runs `body` on a consistent snapshot of the log and its stored read models.

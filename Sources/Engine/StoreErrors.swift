@@ -6,3 +6,23 @@ public typealias CommitFailed = LMDB.CommitFailed
 
 /// A transaction tried as often as the store allows (`LMDB.RetriesExhausted`): a damaged store.
 public typealias RetriesExhausted = LMDB.RetriesExhausted
+
+/// A write committed, but the signed checkpoint of its new size could not be kept (no space, an I/O error
+/// at fsync or rename, a lock or permission refused): its events are in the log. The next write signs the
+/// head (the kept checkpoint is then behind the data's record of what it signed, which a write accepts).
+public struct CheckpointNotKept: Error, CustomStringConvertible, Sendable {
+    /// The size of the checkpoint that was not kept.
+    public var size: UInt64
+    /// Why, naming the file.
+    public var reason: String
+
+    public init(size: UInt64, reason: String) {
+        self.size = size
+        self.reason = reason
+    }
+
+    public var description: String {
+        "the events were recorded (the log holds \(size)) but their signed checkpoint could not be kept: \(reason); "
+            + "the next write signs it: do not write them again"
+    }
+}

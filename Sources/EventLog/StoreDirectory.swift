@@ -1,4 +1,4 @@
-import SystemCalls
+public import SystemCalls
 
 /// The directory of a store, and the one way a store comes into being there: built aside, then put in place
 /// in one step.
@@ -7,7 +7,7 @@ import SystemCalls
 /// built in a hidden directory inside the store's directory (`.new-PID-XXXXXX`), all its databases and first
 /// events in one transaction, and its data file is then hard-linked into place, which fails when a store
 /// appeared there meanwhile. So the store's directory holds no store, or a complete one that opens: a crash
-/// while building leaves only the hidden directory (removed by the next creation once its process is gone),
+/// while building leaves only the hidden directory (removed by the next creation or open once its process is gone),
 /// and no process ever deletes a store's files, even when it fails.
 public struct StoreDirectory: Sendable {
     public let path: String
@@ -92,8 +92,28 @@ public struct StoreDirectory: Sendable {
 
     /// Puts the store built in `aside` in place, unless a store is there already (another process made one
     /// meanwhile): then returns false and leaves that store alone. `aside` is removed either way.
+    ///
+    /// The files kept beside the data (its signed checkpoint) are put in place first and the data file last,
+    /// under the lock of the checkpoint (`lockCheckpoint`), which every creation takes: a kill at any point
+    /// leaves no store, or one whose checkpoint is there. A checkpoint found where no data file is was left
+    /// by such a kill and is replaced.
     public func publish(aside: String) throws(StoreError) -> Bool {
         defer { discard(aside: aside) }
+        let lock = try StoreDirectory.lockCheckpoint(path)
+        defer { lock.close() }
+        guard state == .absent else { return false }
+        // Its lock files stay: the store's own `checkpoint.lock` is held here.
+        let others = StoreDirectory.entries(of: aside).filter {
+            $0 != "data.mdb" && $0 != "lock.mdb" && !$0.hasSuffix(".lock") && !$0.contains(".tmp-")
+        }
+        for name in others {
+            do {
+                try FileSystem.rename(aside + "/" + name, to: path + "/" + name)
+            } catch {
+                throw StoreError("can not create the store at \(path): can not put its \(name) in place: \(error.reason)")
+            }
+        }
+        if !others.isEmpty { syncDirectory() }
         // The data file is durable before it becomes visible: LMDB's commit synced it.
         do {
             try FileSystem.link(aside + "/data.mdb", to: dataFile)
@@ -101,13 +121,33 @@ public struct StoreDirectory: Sendable {
             if error.errno == .exists { return false }
             throw StoreError("can not create the store at \(path): \(error.reason)")
         }
-        // The store's other files follow (its lock file, which LMDB would make again but this one has its mode
-        // and its space; files kept beside the data, such as a signed checkpoint); none replaces one there.
-        for name in StoreDirectory.entries(of: aside) where name != "data.mdb" {
-            try? FileSystem.link(aside + "/" + name, to: path + "/" + name)
-        }
+        // LMDB would make its lock file again, but this one has its mode and its space.
+        try? FileSystem.link(aside + "/lock.mdb", to: path + "/lock.mdb")
         syncDirectory()
         return true
+    }
+
+    /// Holds the exclusive lock of `<directory>/checkpoint.lock` until the returned descriptor is closed: the
+    /// lock of every change to a store's checkpoint, and of a new store's publication. Opened without
+    /// following a link or waiting on a FIFO planted in its place.
+    ///
+    /// The corresponding C functions are `open` and `flock`.
+    public static func lockCheckpoint(_ directory: String) throws(StoreError) -> FileDescriptor {
+        let lockPath = directory + "/checkpoint.lock"
+        let lock: FileDescriptor
+        do {
+            lock = try FileDescriptor.open(lockPath, .readWrite, options: [.create, .closeOnExec, .noFollow, .nonBlocking],
+                                           permissions: 0o600)
+        } catch {
+            throw StoreError("can not open \(lockPath): \(error.reason)")
+        }
+        do {
+            try lock.lockExclusively()
+        } catch {
+            lock.close()
+            throw StoreError("can not lock \(lockPath): \(error.reason)")
+        }
+        return lock
     }
 
     /// Removes a hidden directory made by `makeAside` and its files (never the store's own).
@@ -124,8 +164,9 @@ public struct StoreDirectory: Sendable {
         fd.close()
     }
 
-    /// Removes hidden directories left by creations whose process is gone (killed while building).
-    private func removeAbandonedAsides() {
+    /// Removes hidden directories left by creations whose process is gone (killed while building); one
+    /// whose process still runs is a creation in progress and stays. Called on every creation and open.
+    public func removeAbandonedAsides() {
         for name in StoreDirectory.entries(of: path) where StoreDirectory.isAside(name) {
             let pid = name.dropFirst(5).prefix { $0 != "-" }
             guard let pid = Int32(pid), pid != CurrentProcess.id, !CurrentProcess.exists(pid) else { continue }

@@ -22,15 +22,15 @@ public enum CheckpointCheck {
     public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?) throws -> LogVerifier.Outcome {
         // Read before the log: a checkpoint is signed after its commit, so it never covers more than the log
         // holds afterwards, even while another process writes.
-        let note = try proofs.file.read()
+        let kept = proofs.file.read()
         let (identity, head, treeSize) = try log.read { reader in
             (try proofs.identity(reader.transaction), try reader.head(), try proofs.tree(reader.transaction).size())
         }
         let chain = { try LogVerifier.verify(log, digest: digest) }
         // A store made before proofs existed, never written since: only its chain can be checked.
-        if identity == nil && note == nil { return try chain() }
+        if identity == nil && kept == .missing { return try chain() }
         var checkpoint: Result<Checkpoint, NoteError>?
-        if let identity, let note {
+        if let identity, case .note(let note) = kept {
             checkpoint = Result { () throws(NoteError) in try Checkpoint(text: try SignedNote.open(note, key: identity.verifier)) }
         }
         let size = (try? checkpoint?.get())?.size
@@ -45,7 +45,8 @@ public enum CheckpointCheck {
             if case .broken = outcome { return outcome }
         }
         let broken = { (seq: UInt64, reason: String) in LogVerifier.Outcome.broken(firstBadSeq: seq, reason: reason) }
-        guard identity != nil else { return broken(1, "the store has a signed checkpoint but no signing key: its data file was replaced") }
+        guard identity != nil else { return broken(1, "the store has a signed checkpoint but no verifier key: its data file was replaced") }
+        if case .refused(let why) = kept { return broken(1, "the signed checkpoint can not be used: \(why)") }
         guard let checkpoint else { return head.seq == 0 ? .ok(events: 0, head: head) : broken(1, "the signed checkpoint \(proofs.file.path) is missing") }
         let signed: Checkpoint
         switch checkpoint {

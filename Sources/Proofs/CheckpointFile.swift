@@ -1,84 +1,75 @@
-import EventLog
+public import EventLog
 import SystemCalls
 
 /// The store's latest signed checkpoint, kept in `<store>/checkpoint` (0600), outside LMDB: a store rolled
-/// back to an older data file still has it. Replaced atomically (a temporary file, fsync, rename, fsync of
-/// the directory) under an `flock` of `<store>/checkpoint.lock`, and never by one of a smaller size: two
-/// processes that commit one after the other may sign in the other order.
+/// back to an older data file still has it. Replaced atomically (a temporary file of a unique name made with
+/// `O_CREAT|O_EXCL|O_NOFOLLOW`, fsync, rename, fsync of the directory) under an `flock` of
+/// `<store>/checkpoint.lock`, and never by one of a smaller size: two processes that commit one after the
+/// other may sign in the other order.
+///
+/// Read without ever waiting or following a link (`SmallFile`): a FIFO, a directory, a symbolic link or an
+/// oversized file in its place is a kept checkpoint that is not there as it should be (`Kept.refused`).
 public struct CheckpointFile: Sendable {
     public let directory: String
+
+    /// A checkpoint is about 200 bytes; nothing larger is read.
+    public static let limit = 65_536
 
     public init(directory: String) { self.directory = directory }
 
     public var path: String { directory + "/checkpoint" }
 
-    /// The kept note, or nil when there is none.
-    public func read() throws -> String? { try CheckpointFile.read(path: path) }
+    /// What is kept.
+    public enum Kept: Sendable, Equatable {
+        case missing
+        case note(String)
+        /// Something that is not a readable checkpoint file (why, naming the path).
+        case refused(String)
 
-    /// The text of a small file (a checkpoint or a verifier key), or nil when there is none. A file larger
-    /// than 64 KiB is refused (a checkpoint is about 200 bytes), so that a damaged one is never read
-    /// without bound.
-    ///
-    /// The corresponding C functions are `open`, `read` and `close`.
-    public static func read(path: String) throws -> String? {
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
-        } catch {
-            if error.errno == .noEntry { return nil }
-            throw StoreError("can not read \(path): \(error.reason)")
-        }
-        defer { fd.close() }
-        var bytes: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            let n: Int
-            do {
-                n = try fd.read(into: chunk)
-            } catch {
-                throw StoreError("can not read \(path): \(error.reason)")
+        /// The note, or nil when there is none; throws `BadCheckpoint` when the file is there but not a
+        /// readable checkpoint.
+        public func note() throws(BadCheckpoint) -> String? {
+            switch self {
+            case .missing: nil
+            case .note(let note): note
+            case .refused(let why): throw BadCheckpoint(why)
             }
-            if n == 0 { break }
-            bytes += chunk[..<n]
-            guard bytes.count <= 65_536 else { throw StoreError("\(path) is not a checkpoint: it is larger than 64 KiB") }
         }
-        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The kept note.
+    public func read() -> Kept { CheckpointFile.read(path: path, followLinks: false) }
+
+    /// A checkpoint or verifier key at `path`, bounded, never waiting on a FIFO.
+    public static func read(path: String, followLinks: Bool) -> Kept {
+        switch SmallFile.read(path, limit: limit, followLinks: followLinks) {
+        case .missing: .missing
+        case .bytes(let bytes): .note(String(decoding: bytes, as: UTF8.self))
+        case .refused(let why): .refused(why)
+        }
     }
 
     /// Replaces the kept note with `note`, a checkpoint of `size` events, unless the kept one is of `size`
-    /// or more already (another process signed a later tree meanwhile).
+    /// or more already (another process signed a later tree meanwhile). With `force` (a reseal), whatever is
+    /// kept is replaced.
     ///
     /// The corresponding C functions are `open`, `flock`, `write`, `fsync`, `rename`, `unlink` and `close`.
-    public func replace(with note: String, size: UInt64) throws {
-        let lockPath = directory + "/checkpoint.lock"
-        let lock = try failing("can not open \(lockPath)") { () throws(SystemError) in
-            try FileDescriptor.open(lockPath, .readWrite, options: [.create, .closeOnExec], permissions: 0o600)
-        }
+    public func replace(with note: String, size: UInt64, force: Bool = false) throws(StoreError) {
+        let lock = try StoreDirectory.lockCheckpoint(directory)
         defer { lock.close() }
-        try failing("can not lock \(lockPath)") { () throws(SystemError) in try lock.lockExclusively() }
-        if let kept = try read(), let keptSize = CheckpointFile.size(of: kept), keptSize >= size { return }
-        let temporary = path + ".tmp"
-        let fd = try failing("can not write \(temporary)") { () throws(SystemError) in
-            try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: 0o600)
+        if !force, case .note(let kept) = read(), let keptSize = CheckpointFile.size(of: kept), keptSize >= size { return }
+        SafeWrite.removeAbandoned(in: directory, prefix: "checkpoint")
+        let temporary = try failing("can not write a checkpoint in \(directory)") { () throws(SystemError) in
+            try SafeWrite.temporary(Array(note.utf8), in: directory, prefix: "checkpoint")
         }
         do {
-            try failing("can not write \(path)") { () throws(SystemError) in
-                defer { fd.close() }
-                try fd.writeAll(Array(note.utf8))
-                try fd.sync()
-            }
             try failing("can not write \(path)") { () throws(SystemError) in try FileSystem.rename(temporary, to: path) }
         } catch {
             // Nothing is left half written: the kept note is as it was.
             try? FileSystem.unlink(temporary)
             throw error
         }
-        let dir = try failing("can not open \(directory)") { () throws(SystemError) in
-            try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
-        }
-        defer { dir.close() }
-        try failing("can not flush \(directory)") { () throws(SystemError) in try dir.sync() }
+        try failing("can not flush \(directory)") { () throws(SystemError) in try SafeWrite.syncDirectory(directory) }
     }
 
     /// The size line of a kept note, read without checking its signature (only to order two notes).
@@ -95,4 +86,13 @@ public struct CheckpointFile: Sendable {
             throw StoreError("\(what): \(error.reason)")
         }
     }
+}
+
+/// A checkpoint file (kept or given) that is not a readable, well-formed checkpoint, or a kept checkpoint
+/// that does not match its store: a refused input (cli.md §6: exit 65) for a command that reads it; a write
+/// refuses with a `StoreError` instead (exit 74).
+public struct BadCheckpoint: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

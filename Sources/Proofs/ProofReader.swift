@@ -40,11 +40,13 @@ public struct ProofReader {
     public let identity: StoreIdentity
     /// The log's head seq, which is the tree's size.
     public let head: UInt64
+    /// The store's secrets, loaded when something is signed (`log key` needs none).
+    let secrets: () throws -> StoreSecrets
 
     /// The signed checkpoint of the tree of `size` leaves (0 ≤ size ≤ head).
     public func checkpoint(size: UInt64) throws -> (checkpoint: Checkpoint, note: String) {
         let checkpoint = Checkpoint(origin: identity.origin, size: size, root: try MerkleMath.root(size: size, tree))
-        return (checkpoint, try identity.sign(checkpoint))
+        return (checkpoint, try secrets().sign(checkpoint.text, name: identity.origin))
     }
 
     /// The inclusion proof of the event at `seq` in the tree of `size` (1 ≤ seq ≤ size ≤ head).
@@ -65,13 +67,29 @@ public struct ProofReader {
 
 extension ProofStore {
     /// A reader over `reader`'s snapshot, or nil when the store lacks its identity or part of its tree (a
-    /// store made before proofs existed, until its first write). Throws when the store disagrees with its
-    /// kept checkpoint `kept`, read before the snapshot began (`checkKept`): it signs nothing then.
-    public func reader(_ reader: LogReader, kept: String?) throws -> ProofReader? {
+    /// store made before proofs existed, until its first write). Throws `BadCheckpoint` (exit 65) when the
+    /// kept checkpoint `kept`, read before the snapshot began, is missing although the store has signed, is
+    /// not a readable regular file, or disagrees with the store: it signs nothing then.
+    public func reader(_ reader: LogReader, kept: CheckpointFile.Kept) throws -> ProofReader? {
         let txn = reader.transaction
         let head = try reader.head().seq
         guard let identity = try identity(txn), try tree(txn).size() == head else { return nil }
-        _ = try checkKept(kept, tree: tree(txn), identity: identity, size: head)
-        return ProofReader(tree: tree(txn), identity: identity, head: head)
+        let signsNothing = "it signs nothing until its checkpoint is put back, or `veritrail log reseal --accept-loss` signs the head over the loss"
+        switch kept {
+        case .missing:
+            if try hasSigned(txn, identity: identity, head: head) {
+                throw BadCheckpoint("the store at \(file.directory) has signed its log but its kept checkpoint \(file.path) is missing: \(signsNothing)")
+            }
+        case .refused(let why):
+            throw BadCheckpoint("the store at \(file.directory) can not use its kept checkpoint: \(why): \(signsNothing)")
+        case .note(let note):
+            do {
+                _ = try check(note, tree: tree(txn), identity: identity, size: head)
+            } catch {
+                throw BadCheckpoint("the store at \(file.directory) disagrees with its signed checkpoint (\(error.message)): "
+                                    + "\(signsNothing); see `veritrail log verify`")
+            }
+        }
+        return ProofReader(tree: tree(txn), identity: identity, head: head, secrets: { try self.secrets(for: identity) })
     }
 }

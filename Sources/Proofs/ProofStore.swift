@@ -2,20 +2,32 @@ import Crypto
 import Domain
 public import EventLog
 public import LMDB
+import SystemCalls
 
 /// The proof side of one store (proofs.md): the stored tree and the identity in the log's environment, the
-/// signed checkpoint in the store's directory. `Store.write` calls `begin` inside each write transaction
-/// and `sign` after it commits; the proof commands read through `reader`.
+/// signed checkpoint in the store's directory, the signing key in the secrets file. `Store.write` calls
+/// `begin` inside each write transaction and `sign` after it commits; the proof commands read through
+/// `reader`.
 public final class ProofStore: @unchecked Sendable {
     let treeDatabase: Database
     let metaDatabase: Database
     public let file: CheckpointFile
+    public let secretsFile: SecretsFile
+    /// The secrets a store without an identity takes at its first write when its secrets file is missing
+    /// (`VeritrailStore.create` made its first passcode with their pepper); new ones when nil.
+    public var secretsForNewStore: StoreSecrets?
+    /// Whether this process wrote the secrets file: a creation that fails removes it again.
+    public private(set) var createdSecretsFile = false
+    private let lock = ConditionLock()
+    private var loaded: StoreSecrets?
 
     /// Opens the `tree` and `meta` databases of `environment`, creating them when missing: a store made
     /// before proofs existed gets them (empty) the first time it is opened. Opening an existing database
-    /// takes a read transaction only, so a reader never waits for a writer here.
-    public init(environment: Environment, directory: String) throws {
+    /// takes a read transaction only, so a reader never waits for a writer here. The secrets are at
+    /// `secrets`, or beside the data when nil.
+    public init(environment: Environment, directory: String, secrets: String? = nil) throws {
         file = CheckpointFile(directory: directory)
+        secretsFile = secrets.map(SecretsFile.init(path:)) ?? SecretsFile(storeDirectory: directory)
         do {
             treeDatabase = try ProofStore.open("tree", in: environment)
             metaDatabase = try ProofStore.open("meta", in: environment)
@@ -36,81 +48,191 @@ public final class ProofStore: @unchecked Sendable {
 
     public func identity(_ txn: Transaction) throws -> StoreIdentity? { try StoreIdentity.read(txn, meta: metaDatabase) }
 
-    /// Starts the proof side of a write transaction: gives a store that lacks them its identity (with
-    /// `originForNewStore`, or a random origin) and its tree from its log, then checks that the tree still
-    /// has the kept checkpoint's root (`checkKept`). Appends go through the returned session's `tree`.
-    public func begin(_ reader: LogReader, head: UInt64, originForNewStore: String?) throws -> ProofSession {
+    /// The size of the last checkpoint the store's data says it signed; nil when it does not say (a store
+    /// made before version 2).
+    func signedSize(_ txn: Transaction) throws -> UInt64? {
+        try txn.get(metaDatabase, StoreIdentity.Keys.signedSize).flatMap { UInt64(bigEndianBytes: $0) }
+    }
+
+    /// Whether the store has signed a checkpoint of its log: its data says so, or (a store made before the
+    /// data said so) it has an identity and events.
+    func hasSigned(_ txn: Transaction, identity: StoreIdentity?, head: UInt64) throws -> Bool {
+        try signedSize(txn).map { $0 > 0 } ?? (identity != nil && head > 0)
+    }
+
+    /// The store's secrets, checked against its identity. A `StoreError` (exit 74) when the file is missing,
+    /// damaged or another store's: nothing that signs or checks a peppered passcode can run without them.
+    public func secrets(for identity: StoreIdentity) throws -> StoreSecrets {
+        lock.lock()
+        defer { lock.unlock() }
+        if let loaded { return loaded }
+        guard let secrets = try secretsFile.load() else {
+            throw StoreError("the store's secrets file \(secretsFile.path) is missing: it holds the key that signs the "
+                             + "store's checkpoints and the pepper of its passcodes, so nothing that writes or checks a passcode "
+                             + "can run (reads still work): put back your copy of it, or give its place with --secrets FILE "
+                             + "(or VERITRAIL_SECRETS)")
+        }
+        guard identity.owns(secrets) else {
+            throw StoreError("the secrets file \(secretsFile.path) is not this store's (its key is another store's): "
+                             + "give this store's own with --secrets FILE (or VERITRAIL_SECRETS)")
+        }
+        loaded = secrets
+        return secrets
+    }
+
+    /// The store's identity for a write, and its secrets: made for a store that has none (a new store, or
+    /// one made before proofs existed: the secrets file there is taken, else one is written), moved out of
+    /// LMDB for a store whose key an earlier version kept there (the secrets file is on disk before the
+    /// key is deleted from `meta`, in this transaction).
+    private func identityForWrite(_ txn: Transaction, existing: StoreIdentity?, origin: String?) throws -> (StoreIdentity, StoreSecrets) {
+        if let existing, existing.legacyKey == nil { return (existing, try secrets(for: existing)) }
+        let wanted = try existing?.legacyKey.map { try StoreSecrets.generate(signingKey: $0) } ?? secretsForNewStore ?? StoreSecrets.generate()
+        var secrets = try secretsFile.load()
+        if secrets == nil {
+            if try secretsFile.create(wanted) {
+                createdSecretsFile = true
+                secrets = wanted
+            } else {
+                secrets = try secretsFile.load()
+            }
+        }
+        guard let secrets, existing.map({ $0.owns(secrets) }) ?? true,
+              existing != nil || secretsForNewStore == nil || secretsForNewStore == secrets else {
+            throw StoreError("the secrets file \(secretsFile.path) is not this store's (its key is another store's): "
+                             + "give this store's own with --secrets FILE (or VERITRAIL_SECRETS)")
+        }
+        let identity = try StoreIdentity.write(txn, meta: metaDatabase, origin: existing?.origin ?? origin ?? StoreIdentity.randomOrigin(),
+                                               secrets: secrets)
+        lock.lock()
+        loaded = secrets
+        lock.unlock()
+        return (identity, secrets)
+    }
+
+    /// Starts the proof side of a write transaction: gives a store that lacks them its identity and its
+    /// tree from its log (`identityForWrite`), then checks the kept checkpoint (`keptForWrite`). Appends go
+    /// through the returned session's `tree`. With `resealing` (`log reseal --accept-loss`), the kept
+    /// checkpoint is not checked and the head is signed whatever is kept.
+    public func begin(_ reader: LogReader, head: UInt64, originForNewStore: String?, resealing: Bool = false) throws -> ProofSession {
         let txn = reader.transaction
-        let identity = try identity(txn) ?? StoreIdentity.create(txn, meta: metaDatabase, origin: originForNewStore)
+        let existing = try identity(txn)
+        let (identity, secrets) = try identityForWrite(txn, existing: existing, origin: originForNewStore)
         let writer = try TreeWriter(tree: tree(txn))
         guard writer.frontier.size <= head else {
             throw StoreError("the Merkle tree in \(file.directory) holds \(writer.frontier.size) leaves but the log only \(head) events")
         }
         try writer.catchUp(with: reader, through: head)
-        // Read inside the write transaction: a checkpoint is signed only after its transaction commits, so
-        // the kept one never covers more than this transaction sees, unless events were lost.
-        let kept = try checkKept(try file.read(), tree: tree(txn), identity: identity, size: head)
-        return ProofSession(identity: identity, writer: writer, keptSize: kept?.size)
+        let signed = try signedSize(txn)
+        var keptSize: UInt64?
+        if !resealing {
+            // Read inside the write transaction (without waiting: `SmallFile`): a checkpoint is signed only
+            // after its transaction commits, so the kept one never covers more than this transaction sees,
+            // unless events were lost.
+            let hasSigned = try hasSigned(txn, identity: existing, head: head)
+            keptSize = try keptForWrite(file.read(), tree: tree(txn), identity: identity, size: head, hasSigned: hasSigned)?.size
+        }
+        return ProofSession(identity: identity, secrets: secrets, writer: writer, keptSize: keptSize, signedSize: signed,
+                            transaction: txn, meta: metaDatabase, resealing: resealing)
+    }
+
+    /// The kept checkpoint, checked for a write: a `StoreError` (exit 74) that says why nothing was written
+    /// and what to do when it is missing although the store has signed, is not a readable regular file, or
+    /// disagrees with the store (`check`). Nil when there is none and the store never signed.
+    private func keptForWrite(_ kept: CheckpointFile.Kept, tree: StoredTree, identity: StoreIdentity, size: UInt64,
+                              hasSigned: Bool) throws -> Checkpoint? {
+        let refuse = { (why: String) in
+            StoreError("the store at \(self.file.directory) \(why); nothing was written: put its checkpoint back, "
+                       + "or sign the head over the loss with `veritrail log reseal --accept-loss`")
+        }
+        switch kept {
+        case .missing:
+            if hasSigned { throw refuse("has signed its log but its kept checkpoint \(file.path) is missing") }
+            return nil
+        case .refused(let why):
+            throw refuse("can not use its kept checkpoint: \(why)")
+        case .note(let note):
+            do {
+                return try check(note, tree: tree, identity: identity, size: size)
+            } catch {
+                throw refuse("disagrees with its signed checkpoint (\(error.message))")
+            }
+        }
     }
 
     /// The kept checkpoint `note`, checked: its signature under the store's key, its origin, a log at least as
-    /// long (`size` events), and the tree's root at its size. Nil when there is none. Throws a `StoreError`
-    /// naming the store otherwise: a store that disagrees with what it signed must neither sign again nor be
-    /// written. Read `note` before the transaction of `tree` begins, or inside a write transaction, so that it
-    /// is never a checkpoint of a later commit than the transaction sees.
-    public func checkKept(_ note: String?, tree: StoredTree, identity: StoreIdentity, size: UInt64) throws -> Checkpoint? {
-        guard let note else { return nil }
-        let refuse = { (why: String) in
-            StoreError("the store at \(self.file.directory) disagrees with its signed checkpoint (\(why)); "
-                       + "nothing was written: run `veritrail log verify`")
-        }
+    /// long (`size` events), and the tree's root at its size. Read `note` before the transaction of `tree`
+    /// begins, or inside a write transaction, so that it is never a checkpoint of a later commit than the
+    /// transaction sees. Throws why not.
+    func check(_ note: String, tree: StoredTree, identity: StoreIdentity, size: UInt64) throws(BadCheckpoint) -> Checkpoint {
         let checkpoint: Checkpoint
         do {
             checkpoint = try Checkpoint(text: try SignedNote.open(note, key: identity.verifier))
         } catch {
-            throw refuse(error.message)
+            throw BadCheckpoint(error.message)
         }
-        guard checkpoint.origin == identity.origin else { throw refuse("its origin is \(checkpoint.origin), the store's \(identity.origin)") }
+        guard checkpoint.origin == identity.origin else { throw BadCheckpoint("its origin is \(checkpoint.origin), the store's \(identity.origin)") }
         guard checkpoint.size <= size else {
-            throw refuse("it covers \(checkpoint.size) events, the log holds \(size): committed events were lost")
+            throw BadCheckpoint("it covers \(checkpoint.size) events, the log holds \(size): committed events were lost")
         }
-        guard try MerkleMath.root(size: checkpoint.size, tree) == checkpoint.root else {
-            throw refuse("the tree of its size has another root: the log was rewritten")
+        let root: TreeHash
+        do {
+            root = try MerkleMath.root(size: checkpoint.size, tree)
+        } catch {
+            throw BadCheckpoint("the tree of its size can not be read: \(error)")
         }
+        guard root == checkpoint.root else { throw BadCheckpoint("the tree of its size has another root: the log was rewritten") }
         return checkpoint
     }
 
     /// Signs the checkpoint a committed write left to sign and keeps it.
     public func sign(_ pending: PendingCheckpoint) throws {
-        try file.replace(with: try pending.identity.sign(pending.checkpoint), size: pending.checkpoint.size)
+        let note = try pending.secrets.sign(pending.checkpoint.text, name: pending.identity.origin)
+        try file.replace(with: note, size: pending.checkpoint.size, force: pending.force)
     }
 }
 
 /// The proof side of one write transaction.
 public final class ProofSession {
     public let identity: StoreIdentity
+    let secrets: StoreSecrets
     public let tree: TreeWriter
     let keptSize: UInt64?
+    let signedSize: UInt64?
+    let transaction: Transaction
+    let meta: Database
+    let resealing: Bool
 
-    init(identity: StoreIdentity, writer: TreeWriter, keptSize: UInt64?) {
+    init(identity: StoreIdentity, secrets: StoreSecrets, writer: TreeWriter, keptSize: UInt64?, signedSize: UInt64?,
+         transaction: Transaction, meta: Database, resealing: Bool) {
         self.identity = identity
+        self.secrets = secrets
         self.tree = writer
         self.keptSize = keptSize
+        self.signedSize = signedSize
+        self.transaction = transaction
+        self.meta = meta
+        self.resealing = resealing
     }
 
     /// What to sign once the transaction commits: the tree as it now is, unless the kept checkpoint already
-    /// covers it (a write that appended nothing).
-    public func finish() -> PendingCheckpoint? {
-        if let keptSize, keptSize >= tree.frontier.size { return nil }
-        return PendingCheckpoint(identity: identity,
-                                 checkpoint: Checkpoint(origin: identity.origin, size: tree.frontier.size, root: tree.frontier.root))
+    /// covers it (a write that appended nothing). Records, in this transaction, that the store signs it.
+    public func finish() throws -> PendingCheckpoint? {
+        let size = tree.frontier.size
+        if !resealing, let keptSize, keptSize >= size { return nil }
+        if signedSize != size { try transaction.put(meta, StoreIdentity.Keys.signedSize, size.bigEndianBytes) }
+        return PendingCheckpoint(identity: identity, secrets: secrets,
+                                 checkpoint: Checkpoint(origin: identity.origin, size: size, root: tree.frontier.root),
+                                 force: resealing)
     }
 }
 
 /// A checkpoint to sign after its transaction commits.
 public struct PendingCheckpoint: Sendable {
     let identity: StoreIdentity
+    let secrets: StoreSecrets
     public let checkpoint: Checkpoint
+    /// Replace whatever is kept (a reseal).
+    let force: Bool
 }
 
 extension ProofStore {

@@ -51,22 +51,33 @@ public enum SignedNote {
         return text + "\n\u{2014} \(name) \(Base64.encode(verifier.keyID + Array(signature)))\n"
     }
 
-    /// The text of `note` when one of its signatures is `key`'s and verifies; throws otherwise.
+    /// The text of `note` when one of its signatures is `key`'s and verifies; throws otherwise. Strict, as
+    /// C2SP verifiers are: the text is UTF-8 without control characters but its newlines, and everything after
+    /// the blank line is signature lines `— NAME BASE64`, each ending with a newline, and nothing else.
     public static func open(_ note: String, key: VerifierKey) throws(NoteError) -> String {
         let bytes = Array(note.utf8)
         guard bytes.last == 0x0A, let split = blankLine(in: bytes) else {
             throw NoteError("not a signed note: no blank line between the text and its signatures")
         }
         let text = Array(bytes[..<(split + 1)])
+        guard text.allSatisfy({ $0 == 0x0A || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            throw NoteError("the note's text holds a control character")
+        }
         let lines = bytes[(split + 2)...].split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
         guard !lines.isEmpty else { throw NoteError("the note has no signature") }
+        var signatures: [(name: String, blob: [UInt8])] = []
         for line in lines {
-            guard line.starts(with: signatureDash) else { throw NoteError("a signature line does not begin with an em dash and a space") }
+            guard line.starts(with: signatureDash) else {
+                throw NoteError("after the blank line comes a line that is not a signature (`— NAME BASE64`)")
+            }
             let rest = line.dropFirst(signatureDash.count).split(separator: 0x20, omittingEmptySubsequences: false)
-            guard rest.count == 2, let blob = Base64.decode(String(decoding: rest[1], as: UTF8.self)), blob.count > 4 else {
+            guard rest.count == 2, !rest[0].isEmpty, !rest[0].contains(0x2B),
+                  let blob = Base64.decode(String(decoding: rest[1], as: UTF8.self)), blob.count > 4 else {
                 throw NoteError("a signature line is not `— NAME BASE64`")
             }
-            guard String(decoding: rest[0], as: UTF8.self) == key.name, Array(blob.prefix(4)) == key.keyID else { continue }
+            signatures.append((String(decoding: rest[0], as: UTF8.self), blob))
+        }
+        for (name, blob) in signatures where name == key.name && Array(blob.prefix(4)) == key.keyID {
             guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: key.publicKey),
                   publicKey.isValidSignature(Array(blob.dropFirst(4)), for: text)
             else { throw NoteError("the signature of \(key.name) does not verify: the note was changed or signed by another key") }

@@ -42,6 +42,12 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         @inlinable public static var directory: OpenOptions { OpenOptions(rawValue: O_DIRECTORY) }
         /// Closes the descriptor in a program this process executes. (`O_CLOEXEC`)
         @inlinable public static var closeOnExec: OpenOptions { OpenOptions(rawValue: O_CLOEXEC) }
+        /// With `create`, fails with `Errno.exists` when the path exists, a symbolic link included. (`O_EXCL`)
+        @inlinable public static var exclusive: OpenOptions { OpenOptions(rawValue: O_EXCL) }
+        /// Fails (`ELOOP`) when the last part of the path is a symbolic link, instead of following it. (`O_NOFOLLOW`)
+        @inlinable public static var noFollow: OpenOptions { OpenOptions(rawValue: O_NOFOLLOW) }
+        /// Never waits in `open` (a FIFO without a writer) or in a read of a pipe. (`O_NONBLOCK`)
+        @inlinable public static var nonBlocking: OpenOptions { OpenOptions(rawValue: O_NONBLOCK) }
     }
 
     /// Opens `path`.
@@ -148,9 +154,26 @@ public struct FileStatus: Sendable {
     public let size: Int
     /// Whether it is a regular file (not a pipe, a terminal or a directory).
     public let isRegularFile: Bool
+    /// Whether it is a directory.
+    public let isDirectory: Bool
+    /// What kind of file it is, in words: "a regular file", "a directory", "a FIFO", …
+    public let kind: String
+    /// Its last modification, in seconds since 1970.
+    public let modified: Int
 
     init(_ info: stat) {
         size = Int(info.st_size)
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        modified = Int(info.st_mtim.tv_sec)
+        kind = switch info.st_mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
     }
 }

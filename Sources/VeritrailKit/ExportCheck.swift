@@ -91,11 +91,16 @@ public struct ExportCheck {
         return .ok(events: head.seq, head: head)
     }
 
-    /// Reads a checkpoint or key file of at most 64 KiB (a checkpoint is about 200 bytes, so a damaged one
-    /// is never read without bound); nil when there is none. A file that can not be read, or is larger,
-    /// is `.storeFailure` saying so.
-    public static func readSmallFile(path: String) throws(VeritrailError) -> String? {
-        try VeritrailError.catching { try CheckpointFile.read(path: path) }
+    /// Reads a checkpoint or key file given to a check (`verify FILE --checkpoint F --key F`): a regular
+    /// file of at most 64 KiB (a checkpoint is about 200 bytes, so a damaged one is never read without bound),
+    /// never waiting on a FIFO. A file that is missing, larger, not a regular file or unreadable is refused
+    /// as a bad input (`.unknown`, exit 65), in a sentence that names it.
+    public static func readSmallFile(path: String) throws(VeritrailError) -> String {
+        switch CheckpointFile.read(path: path, followLinks: true) {
+        case .note(let text): return text
+        case .missing: throw .unknown("no such file: \(path)", cause: nil)
+        case .refused(let why): throw .unknown(why, cause: nil)
+        }
     }
 
     /// One line as an event, decoded as an import decodes it (`decodeLine`): the refusal names the line.

@@ -6,10 +6,11 @@ import Projections
 /// The passcode gate as the library meets it (cli.md §5): the engine decides, inside the write transaction,
 /// whether an actor may act (`Store.appendGated`) and what an attempt records (`Store.attemptPasscode`).
 enum Gatekeeper {
-    /// A credential for a new passcode; `.malformed` unless it is 4–8 digits.
-    static func credential(for passcode: String) throws(VeritrailError) -> Credential {
+    /// A credential for a new passcode, peppered with `pepper` (`pbkdf2-sha256-hmac`); `.malformed`
+    /// unless it is 4–8 digits.
+    static func credential(for passcode: String, pepper: [UInt8]) throws(VeritrailError) -> Credential {
         guard Passcodes.isWellFormed(passcode) else { throw .malformed("a passcode is 4–8 digits", line: nil) }
-        return try VeritrailError.catching { try Passcodes.credential(for: passcode) }
+        return try VeritrailError.catching { try Passcodes.credential(for: passcode, pepper: pepper) }
     }
 
     /// The words for a write the gate did not let through.
@@ -27,12 +28,30 @@ enum Gatekeeper {
 }
 
 extension VeritrailStore {
+    /// A credential for a new passcode, with this store's pepper (its key first moved out of LMDB, for a
+    /// store made before version 2).
+    func credential(for passcode: String) throws(VeritrailError) -> Credential {
+        guard Passcodes.isWellFormed(passcode) else { throw .malformed("a passcode is 4–8 digits", line: nil) }
+        return try Gatekeeper.credential(for: passcode, pepper: try VeritrailError.catching { try store.pepperForNewCredential() })
+    }
+
     /// Checks `passcode` for `actor` and records the attempt in a transaction of its own: `locked` without
     /// checking while locked out, else `granted` or `denied`. Throws `.notAllowed` unless granted (with the
-    /// lockout's seconds when the attempt locked the account or found it locked).
+    /// lockout's seconds when the attempt locked the account or found it locked). A credential made with
+    /// another store's pepper is not checked and no attempt is recorded (`ForeignCredential`).
     func attempt(_ actor: String, passcode: String) throws(VeritrailError) {
-        let attempt = try VeritrailError.catching {
-            try store.attemptPasscode(actor, clock: clock) { credential in try Passcodes.matches(passcode, credential) }
+        let attempt: PasscodeAttempt
+        do {
+            attempt = try store.attemptPasscode(actor, clock: clock) { credential in
+                try Passcodes.matches(passcode, credential,
+                                      pepper: credential.scheme == .pbkdf2SHA256HMAC ? try store.pepper() : nil)
+            }
+        } catch let foreign as ForeignCredential {
+            throw .notAllowed("the passcode of \(actor) was set in another store and needs that store's secrets: "
+                              + "open this store with them (--secrets FILE), or have an admin reset it here "
+                              + "(`veritrail passcode set \(actor) --as ADMIN`)", lockedSeconds: nil, cause: foreign)
+        } catch {
+            throw VeritrailError.from(error)
         }
         switch attempt.outcome {
         case .granted:
@@ -75,6 +94,8 @@ extension VeritrailStore {
                     }
                 } catch let e as CommitFailed {
                     throw VeritrailError.storeFailure(underlying: UncertainCommit(eventID: eventID, underlying: e))
+                } catch let e as CheckpointNotKept {
+                    throw VeritrailError.storeFailure(underlying: UnkeptCheckpoint(eventID: eventID, size: e.size, reason: e.reason))
                 }
             }
             switch outcome {

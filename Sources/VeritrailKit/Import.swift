@@ -1,6 +1,7 @@
 public import Domain
 import Engine
 import EventLog
+import Projections
 
 /// How far an import has read its input.
 public struct ImportProgress: Sendable, Equatable {
@@ -21,6 +22,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var existing: Int
     /// The log's head after the import.
     public var head: StoreHead
+    /// The accounts whose passcode the import set with another store's pepper (`pbkdf2-sha256-hmac`): they
+    /// can not unlock in this store until it has that store's secrets, or an admin resets their passcode.
+    public var foreignPasscodes: [String] = []
 }
 
 extension VeritrailStore {
@@ -45,7 +49,9 @@ extension VeritrailStore {
 
     private func importNDJSON(_ reader: LineReader, progress: (ImportProgress) -> Void) throws(VeritrailError) -> ImportSummary {
         try VeritrailError.catching {
-            try store.write(large: reader.isLarge) { appender in try NDJSONImport.append(reader, to: &appender, progress: progress) }
+            try NDJSONImport.foreign(try store.write(large: reader.isLarge) { appender in
+                try NDJSONImport.append(reader, to: &appender, progress: progress)
+            }, in: store)
         }
     }
 
@@ -53,16 +59,18 @@ extension VeritrailStore {
     /// (`veritrail import` into no store): an export restores its store bit for bit. The store appears
     /// whole or not at all; `.storeFailure(StoreExists)` when one is there already.
     public static func create(at directory: String, importingNDJSON path: String, origin: String? = nil,
+                              secrets: String? = nil,
                               clock: @escaping @Sendable () -> Timestamp = VeritrailStore.wallClock,
                               progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> VeritrailStore {
         let reader = try LineReader(path: path)
         let made = try VeritrailError.catching {
-            try Store.create(directory: directory, mapSize: NDJSONImport.mapSize(reader), large: reader.isLarge, origin: origin) { appender in
+            try Store.create(directory: directory, mapSize: NDJSONImport.mapSize(reader), large: reader.isLarge, origin: origin,
+                             secrets: secrets) { appender in
                 try NDJSONImport.append(reader, to: &appender, progress: progress)
             }
         }
         guard made != nil else { throw .storeFailure(underlying: StoreExists(directory: directory)) }
-        return try open(at: directory, clock: clock)
+        return try open(at: directory, clock: clock, secrets: secrets)
     }
 
     /// What `veritrail import FILE` does: appends every event of the NDJSON file at `path` to the store in
@@ -71,32 +79,36 @@ extension VeritrailStore {
     /// new store's checkpoints; an existing store keeps its own, and refuses a different one (`.unknown`).
     /// The map is sized for the input up front, so a large import need not grow it on the way.
     @discardableResult
-    public static func importNDJSON(path: String, into directory: String, origin: String? = nil,
+    /// `secrets` is where the store's secrets file is (`<directory>/secrets` when nil); a new store takes
+    /// one that is there already (the secrets of the store an export came from: a restore).
+    public static func importNDJSON(path: String, into directory: String, origin: String? = nil, secrets: String? = nil,
                                     progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ImportSummary {
-        try importNDJSON(try LineReader(path: path), into: directory, origin: origin, progress: progress)
+        try importNDJSON(try LineReader(path: path), into: directory, origin: origin, secrets: secrets, progress: progress)
     }
 
     /// `importNDJSON(path:into:origin:progress:)` for the NDJSON read from `fd` (`veritrail import -`), kept
     /// as `importNDJSON(fileDescriptor:)` keeps it. `fd` is not closed.
     @discardableResult
     public static func importNDJSON(fileDescriptor fd: Int32, into directory: String, origin: String? = nil,
+                                    secrets: String? = nil,
                                     progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ImportSummary {
-        try importNDJSON(try LineReader(fileDescriptor: fd), into: directory, origin: origin, progress: progress)
+        try importNDJSON(try LineReader(fileDescriptor: fd), into: directory, origin: origin, secrets: secrets, progress: progress)
     }
 
-    private static func importNDJSON(_ reader: LineReader, into directory: String, origin: String?,
+    private static func importNDJSON(_ reader: LineReader, into directory: String, origin: String?, secrets: String?,
                                      progress: (ImportProgress) -> Void) throws(VeritrailError) -> ImportSummary {
         let mapSize = NDJSONImport.mapSize(reader)
         func append(_ appender: inout Appender) throws -> ImportSummary {
             try NDJSONImport.append(reader, to: &appender, progress: progress)
         }
         return try VeritrailError.catching {
-            if let made = try Store.create(directory: directory, mapSize: mapSize, large: reader.isLarge, origin: origin, append) {
-                return made
+            if let made = try Store.create(directory: directory, mapSize: mapSize, large: reader.isLarge, origin: origin,
+                                           secrets: secrets, append) {
+                return made.foreignPasscodes.isEmpty ? made : try NDJSONImport.foreign(made, in: try Store(directory: directory, secrets: secrets))
             }
-            let store = try Store(directory: directory, mapSize: mapSize)
+            let store = try Store(directory: directory, mapSize: mapSize, secrets: secrets)
             try store.adopt(origin: origin)
-            return try store.write(large: reader.isLarge, append)
+            return try NDJSONImport.foreign(try store.write(large: reader.isLarge, append), in: store)
         }
     }
 }
@@ -115,6 +127,7 @@ enum NDJSONImport {
         let lines = decodedLines(reader)
         defer { lines.cancel() }
         var appended = 0, existing = 0
+        var peppered: Set<String> = []
         let total = reader.size
         while let batch = try lines.next() {
             var bytesRead = 0, number = 0
@@ -122,6 +135,9 @@ enum NDJSONImport {
             try batch.forEach { line in
                 bytesRead = line.bytesRead
                 number = line.number
+                if case .passcodeSet(let set) = line.event.payload, set.credential.scheme == .pbkdf2SHA256HMAC {
+                    peppered.insert(set.username)
+                }
                 do {
                     switch try appender.append(line.event, prepared: line.prepared) {
                     case .appended: appended += 1
@@ -133,6 +149,24 @@ enum NDJSONImport {
             }
             progress(ImportProgress(lines: number, bytes: bytesRead, totalBytes: total))
         }
-        return ImportSummary(appended: appended, existing: existing, head: appender.head)
+        var summary = ImportSummary(appended: appended, existing: existing, head: appender.head)
+        summary.foreignPasscodes = peppered.sorted()
+        return summary
+    }
+
+    /// `summary` with `foreignPasscodes` narrowed, from the accounts whose peppered passcode the import set,
+    /// to those whose passcode now is one this store can not check (made with another store's pepper).
+    static func foreign(_ summary: ImportSummary, in store: Store) throws -> ImportSummary {
+        guard !summary.foreignPasscodes.isEmpty else { return summary }
+        let pepper = try store.pepper()
+        var narrowed = summary
+        narrowed.foreignPasscodes = try store.read { _, models in
+            try summary.foreignPasscodes.filter { name in
+                guard let account = try models.account(name), !account.deleted, let credential = account.credential,
+                      credential.scheme == .pbkdf2SHA256HMAC else { return false }
+                return pepper.map { !Passcodes.isMade(credential, with: $0) } ?? true
+            }
+        }
+        return narrowed
     }
 }

@@ -81,9 +81,13 @@ public struct LogConsistencyProof: Sendable, Equatable {
 /// beyond the log is refused (`.unknown`, exit 65), named as the command line names it (`--size`, `SEQ`,
 /// `OLD`); `size` nil is the head. A store made before proofs gets its key and tree at the first call.
 extension VeritrailStore {
-    /// The store's verifier key (`log key`).
+    /// The store's verifier key (`log key`): read from the data, whatever becomes of the kept checkpoint or
+    /// the secrets file; a store made before proofs gets its key first.
     public func verifierKey() throws(VeritrailError) -> LogKey {
-        try VeritrailError.catching { try store.withProofs { LogKey($0.identity.verifier) } }
+        try VeritrailError.catching {
+            if let verifier = try store.verifier() { return LogKey(verifier) }
+            return try store.withProofs { LogKey($0.identity.verifier) }
+        }
     }
 
     /// The signed checkpoint of the tree of the first `size` events (`log checkpoint`).
@@ -129,5 +133,52 @@ extension VeritrailStore {
                 : "\(name) \(value) is beyond the tree's size (\(limit))", cause: nil)
         }
         return value
+    }
+}
+
+/// What `log reseal --accept-loss` signed over, or would (proofs.md §2).
+public struct LogReseal: Sendable, Equatable {
+    /// The head it signs: the size of the new checkpoint.
+    public var size: UInt64
+    /// The root of that tree, 32 bytes.
+    public var root: [UInt8]
+    /// How far the store's data says it had signed (nil for a store made before version 2 said so).
+    public var signedSize: UInt64?
+    /// The last size whose signed checkpoint the store can still check against its log (0: none).
+    public var provable: UInt64
+    /// What was lost (why the kept checkpoint is not enough), or nil when it holds: nothing to reseal.
+    public var loss: String?
+    /// Whether the head was signed and kept.
+    public var resealed: Bool
+
+    /// Says what it signs over, in one or two sentences.
+    public var summary: String {
+        guard let loss else { return "nothing to reseal: the kept checkpoint (\(provable) events) matches the log" }
+        let signed = signedSize.map { "the data says it signed through \($0) events" } ?? "the data does not say how far it signed"
+        let proves = provable == 0 ? "no earlier checkpoint can be checked against this log"
+            : "the last size it can prove is \(provable) (`veritrail log consistency \(provable)` links it to the head)"
+        return "\(resealed ? "signed" : "signs") the head, \(size) events (root \(Hex.encode(root))), over a loss: \(loss); \(signed); "
+            + "\(proves); a checkpoint signed before of another tree, or of more events, no longer agrees with this log"
+    }
+}
+
+extension VeritrailStore {
+    /// Signs the head over a kept checkpoint that is missing, not a file, or contradicts the log (`log reseal
+    /// --accept-loss`, proofs.md §2), so that the store takes writes again; says what it signed over. Without
+    /// `acceptLoss`, nothing is signed and `.malformed` (exit 64) says what it would sign over. Nothing is
+    /// signed when the kept checkpoint holds (`loss` nil).
+    @discardableResult
+    public func reseal(acceptLoss: Bool) throws(VeritrailError) -> LogReseal {
+        let plan: ResealPlan? = try VeritrailError.catching {
+            acceptLoss ? try store.reseal() : try store.resealPlan()
+        }
+        guard let plan else { throw .unknown("the store has signed nothing yet: there is nothing to reseal", cause: nil) }
+        let answer = LogReseal(size: plan.head, root: plan.root.bytes, signedSize: plan.signedSize, provable: plan.provable,
+                               loss: plan.loss, resealed: acceptLoss && plan.loss != nil)
+        guard acceptLoss else {
+            if plan.loss == nil { throw .malformed("\(answer.summary); log reseal is for a lost checkpoint, with --accept-loss", line: nil) }
+            throw .malformed("log reseal signs the head over a lost checkpoint and needs --accept-loss: it \(answer.summary)", line: nil)
+        }
+        return answer
     }
 }

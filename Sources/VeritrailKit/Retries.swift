@@ -12,7 +12,7 @@ extension VeritrailStore {
     /// very event the first try wrote and is a no-op. A retry with another passcode gets a new credential,
     /// which the log then refuses as other data under that id.
     func credential(for passcode: String, retrying options: WriteOptions, index: Int) throws(VeritrailError) -> Credential {
-        guard Passcodes.isWellFormed(passcode), let eventID = options.eventID else { return try Gatekeeper.credential(for: passcode) }
+        guard Passcodes.isWellFormed(passcode), let eventID = options.eventID else { return try credential(for: passcode) }
         let id = try Gatekeeper.id(eventID, index)
         let logged = try VeritrailError.catching {
             try store.read { reader, _ -> Credential? in
@@ -22,8 +22,11 @@ extension VeritrailStore {
                 return set.credential
             }
         }
-        if let logged, (try? Passcodes.matches(passcode, logged)) == true { return logged }
-        return try Gatekeeper.credential(for: passcode)
+        if let logged {
+            let pepper = logged.scheme == .pbkdf2SHA256HMAC ? try VeritrailError.catching { try store.pepper() } : nil
+            if (try? Passcodes.matches(passcode, logged, pepper: pepper)) == true { return logged }
+        }
+        return try credential(for: passcode)
     }
 
     /// Whether the log holds an event under `eventID`: a write given that id is a retry, whose checks ran

@@ -3,6 +3,7 @@ import Engine
 import EventLog
 import LMDB
 import Projections
+import Proofs
 
 /// Every way a call of the library can fail, each keeping what caused it (cli.md §6 gives each its exit
 /// code, `exitCode`).
@@ -17,7 +18,9 @@ public enum VeritrailError: Error, CustomStringConvertible {
     /// out for `lockedSeconds` more seconds), or a wrong passcode. `cause` is the engine's refusal
     /// (`EventError` with `isPermission`, or the gate's). Exit 77.
     case notAllowed(String, lockedSeconds: Int64?, cause: (any Error)?)
-    /// An account, a scan or a store that does not exist (or an account that was deleted). Exit 65.
+    /// An account, a scan or a store that does not exist (or an account that was deleted); a checkpoint, kept
+    /// or given, that is missing, not a readable file, malformed, or not the store's (a read refuses it; a
+    /// write refuses with `.storeFailure`). Exit 65.
     case unknown(String, cause: (any Error)?)
     /// The store could not be opened, read or written: LMDB's error (`lmdbCode`), a failed commit, a
     /// damaged record. Never a `FieldError` of the input. Exit 74.
@@ -70,6 +73,7 @@ public enum VeritrailError: Error, CustomStringConvertible {
         case let e as EventError: .ruleBroken(e, line: line)
         case let e as GateRefusal: .notAllowed(Gatekeeper.message(e), lockedSeconds: e.lockedSeconds, cause: e)
         case let e as InactiveAccount: .unknown(e.description, cause: e)
+        case let e as BadCheckpoint: .unknown(e.message, cause: e)
         case let e as QueryError:
             switch e {
             case .usage(let m): .malformed(m, line: nil)

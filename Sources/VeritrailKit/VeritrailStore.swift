@@ -2,6 +2,7 @@ public import Domain
 public import Engine
 import EventLog
 import Projections
+import Proofs
 import StrictJSON
 
 /// Gives an actor's passcode when the gate asks for it (the actor never unlocked, or the fifteen minutes
@@ -25,22 +26,29 @@ public final class VeritrailStore: @unchecked Sendable {
 
     /// The directory the store lives in.
     public let directory: String
+    /// Where the store's secrets file is (proofs.md §2): `<directory>/secrets` unless opened with another.
+    public let secretsPath: String
     /// The time new events carry (never before the log's head): the wall clock unless given.
     public let clock: @Sendable () -> Timestamp
 
     private init(store: Store, directory: String, clock: @escaping @Sendable () -> Timestamp) {
         self.store = store
         self.directory = directory
+        secretsPath = store.proofs.secretsFile.path
         self.clock = clock
     }
 
     /// Opens the store in `directory`; `.storeFailure` when there is none (cli.md §6: exit 74). `mapSize`
     /// is the least map to start with: give more before a large write (`ScanBatch.mapSize`), so that the
-    /// map need not grow, and the write run again, on the way.
+    /// map need not grow, and the write run again, on the way. `secrets` is where the store's secrets file
+    /// is (the signing key and the passcode pepper, proofs.md §2; `<directory>/secrets` when nil): every
+    /// write and passcode check needs it (`.storeFailure` without it), reads do not.
     public static func open(at directory: String,
                             clock: @escaping @Sendable () -> Timestamp = WallClock.now,
-                            mapSize: Int? = nil) throws(VeritrailError) -> VeritrailStore {
-        let store = try VeritrailError.catching { try Store(directory: directory, mapSize: mapSize ?? EventLog.initialMapSize) }
+                            mapSize: Int? = nil, secrets: String? = nil) throws(VeritrailError) -> VeritrailStore {
+        let store = try VeritrailError.catching {
+            try Store(directory: directory, mapSize: mapSize ?? EventLog.initialMapSize, secrets: secrets)
+        }
         return VeritrailStore(store: store, directory: directory, clock: clock)
     }
 
@@ -48,11 +56,12 @@ public final class VeritrailStore: @unchecked Sendable {
     /// set its passcode, as `veritrail init` does; the store appears whole or not at all. `origin` names
     /// its signed checkpoints (proofs.md §2; random when nil). Throws `.malformed` for a passcode not 4–8
     /// digits, `.ruleBroken` for a bad name or e-mail, and `.storeFailure(StoreExists)` when a store is
-    /// there already.
+    /// there already. Its secrets file is written at `secrets` (`<directory>/secrets` when nil) before the
+    /// store appears; one already there is taken (a restore).
     public static func create(at directory: String, admin: String, name: String, email: String, passcode: String,
-                              origin: String? = nil,
+                              origin: String? = nil, secrets: String? = nil,
                               clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
-        try create(at: directory, admin: admin, name: name, email: email, origin: origin, clock: clock) { passcode }
+        try create(at: directory, admin: admin, name: name, email: email, origin: origin, secrets: secrets, clock: clock) { passcode }
     }
 
     /// `create(at:admin:name:email:passcode:origin:clock:)` asking the passcode only once everything else
@@ -61,6 +70,7 @@ public final class VeritrailStore: @unchecked Sendable {
     /// new passcode twice for nothing (`veritrail init`). An error `newPasscode` throws refuses the call as
     /// not allowed, with that error as its cause.
     public static func create(at directory: String, admin: String, name: String, email: String, origin: String? = nil,
+                              secrets: String? = nil,
                               clock: @escaping @Sendable () -> Timestamp = WallClock.now,
                               newPasscode: () throws -> String) throws(VeritrailError) -> VeritrailStore {
         switch StoreDirectory(directory).state {
@@ -81,29 +91,34 @@ public final class VeritrailStore: @unchecked Sendable {
         } catch {
             throw .notAllowed("\(error)", lockedSeconds: nil, cause: error)
         }
-        let credential = try Gatekeeper.credential(for: passcode)
+        // The store's secrets are known before it is made: the admin's credential is made with their pepper.
+        let newSecrets = try VeritrailError.catching {
+            try SecretsFile(path: secrets ?? SecretsFile(storeDirectory: directory).path).load() ?? StoreSecrets.generate()
+        }
+        let credential = try Gatekeeper.credential(for: passcode, pepper: newSecrets.pepper)
         let made: LogHead? = try VeritrailError.catching {
             let passcodeSet = try EventData.event(.passcodeSet, actor: "system", at: at, EventData.passcode(admin, credential))
-            return try Store.create(directory: directory, origin: origin) { appender in
+            return try Store.create(directory: directory, origin: origin, secrets: secrets, newSecrets: newSecrets) { appender in
                 _ = try appender.append(registered)
                 _ = try appender.append(passcodeSet)
                 return appender.head
             }
         }
         guard made != nil else { throw .storeFailure(underlying: StoreExists(directory: directory)) }
-        return try open(at: directory, clock: clock)
+        return try open(at: directory, clock: clock, secrets: secrets)
     }
 
     /// The store in `directory`, made as `create` makes it when there is none yet (or opened when another
     /// process made it meanwhile).
     public static func openOrCreate(at directory: String, admin: String, name: String, email: String, passcode: String,
-                                    origin: String? = nil,
+                                    origin: String? = nil, secrets: String? = nil,
                                     clock: @escaping @Sendable () -> Timestamp = WallClock.now) throws(VeritrailError) -> VeritrailStore {
-        if StoreDirectory(directory).state != .absent { return try open(at: directory, clock: clock) }
+        if StoreDirectory(directory).state != .absent { return try open(at: directory, clock: clock, secrets: secrets) }
         do {
-            return try create(at: directory, admin: admin, name: name, email: email, passcode: passcode, origin: origin, clock: clock)
+            return try create(at: directory, admin: admin, name: name, email: email, passcode: passcode, origin: origin,
+                              secrets: secrets, clock: clock)
         } catch .storeFailure(let e) where e is StoreExists {
-            return try open(at: directory, clock: clock)
+            return try open(at: directory, clock: clock, secrets: secrets)
         }
     }
 

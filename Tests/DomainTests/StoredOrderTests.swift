@@ -20,7 +20,7 @@ struct StoredOrderTests {
         Pinned(CustomerStatus.self, ["AWAITED", "FAILEDTOREACH", "ONBOARDED", "INPROCESS", "COMPLETED", "DENIED"]),
         Pinned(GoalMetric.self, ["jumps", "calories", "scans"]),
         Pinned(AttemptOutcome.self, ["granted", "denied", "locked"]),
-        Pinned(CredentialScheme.self, ["pbkdf2-sha256"]),
+        Pinned(CredentialScheme.self, ["pbkdf2-sha256", "pbkdf2-sha256-hmac"]),
         Pinned(EventType.self, ["account.registered", "account.updated", "account.deleted", "passcode.set",
                                 "passcode.attempted", "scan.recorded", "counterfeit.reported", "settings.changed",
                                 "search.performed", "status.changed", "fitness.updated", "goal.set", "session.recorded"]),

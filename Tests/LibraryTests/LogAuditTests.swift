@@ -127,7 +127,16 @@ import VeritrailKit
         let notePath = directory.path + "/checkpoint.txt"
         try note.write(toFile: notePath, atomically: true, encoding: .utf8)
         #expect(try ExportCheck.readSmallFile(path: notePath) == note)
-        #expect(try ExportCheck.readSmallFile(path: directory.path + "/none") == nil)
+        // A checkpoint file that is missing, a directory or too large is a refused input (65), in a sentence.
+        for (path, said) in [(directory.path + "/none", "no such file: \(directory.path)/none"),
+                             (directory.path, "\(directory.path) is a directory, not a regular file")] {
+            do {
+                _ = try ExportCheck.readSmallFile(path: path)
+                Issue.record("\(path) was read as a checkpoint")
+            } catch {
+                #expect(error.exitCode == 65 && error.description == said)
+            }
+        }
     }
 
     /// Feeds `lines` to `check` as a reader of the file would, and gives its outcome.

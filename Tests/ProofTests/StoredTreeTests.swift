@@ -47,20 +47,33 @@ struct StoredTreeTests {
 
     @Test func signedNotesVerifyOnlyUnderTheirKeyAndUnchanged() throws {
         let key = Curve25519Key()
-        let identity = StoreIdentity(origin: "example.org/log", key: key.key)
+        let identity = (verifier: VerifierKey(name: "example.org/log", publicKey: Array(key.key.publicKey.rawRepresentation)), ())
         let checkpoint = Checkpoint(origin: "example.org/log", size: 3, root: TreeHash.empty)
-        let note = try identity.sign(checkpoint)
+        let note = try SignedNote.sign(checkpoint.text, name: "example.org/log", key: key.key)
         #expect(try Checkpoint(text: try SignedNote.open(note, key: identity.verifier)) == checkpoint)
         #expect(try VerifierKey(parsing: identity.verifier.text) == identity.verifier)
         // Changed text, another key of the same name, a key ID that does not match, a broken line.
         #expect(throws: NoteError.self) { try SignedNote.open(note.replacingOccurrences(of: "\n3\n", with: "\n4\n"), key: identity.verifier) }
-        let other = StoreIdentity(origin: "example.org/log", key: Curve25519Key().key)
-        #expect(throws: NoteError.self) { try SignedNote.open(note, key: other.verifier) }
+        let other = VerifierKey(name: "example.org/log", publicKey: Array(Curve25519Key().key.publicKey.rawRepresentation))
+        #expect(throws: NoteError.self) { try SignedNote.open(note, key: other) }
         #expect(throws: NoteError.self) { try VerifierKey(parsing: "example.org/log+00000000+" + identity.verifier.text.split(separator: "+", maxSplits: 2)[2]) }
         #expect(throws: NoteError.self) { try SignedNote.open(String(note.dropLast()), key: identity.verifier) }
         #expect(throws: NoteError.self) { try Checkpoint(text: "example.org/log\n03\n\(TreeHash.empty.base64)\n") }
         #expect(throws: NoteError.self) { try Checkpoint(text: "bad origin\n3\n\(TreeHash.empty.base64)\n") }
         #expect(Checkpoint.validOrigin("veritrail.invalid/0123456789abcdef"))
+    }
+
+    /// C2SP verifiers refuse anything after the signature lines, and lines that are not signatures.
+    @Test func aSignedNoteIsParsedStrictly() throws {
+        let key = Curve25519Key()
+        let verifier = VerifierKey(name: "example.org/log", publicKey: Array(key.key.publicKey.rawRepresentation))
+        let note = try SignedNote.sign(Checkpoint(origin: "example.org/log", size: 3, root: TreeHash.empty).text,
+                                       name: "example.org/log", key: key.key)
+        _ = try SignedNote.open(note, key: verifier)
+        for bad in [note + "trailing text\n", note + "\n", note + "— \n", note + "— example.org/log\n", note + "garbage",
+                    note.replacingOccurrences(of: "example.org/log\n3", with: "example.org/log\u{07}\n3")] {
+            #expect(throws: NoteError.self) { try SignedNote.open(bad, key: verifier) }
+        }
         #expect(!Checkpoint.validOrigin("") && !Checkpoint.validOrigin(String(repeating: "a", count: 101)) && !Checkpoint.validOrigin("a+b"))
     }
 }

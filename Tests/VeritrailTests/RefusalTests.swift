@@ -140,7 +140,10 @@ final class RefusalTests: XCTestCase {
             try (c.raw ?? Data(c.lines.map { $0 + "\n" }.joined().utf8)).write(to: file)
             let store = work.appendingPathComponent("store-\(i)")
             try FileManager.default.createDirectory(at: store, withIntermediateDirectories: false)
-            try FileManager.default.copyItem(at: base.store.appendingPathComponent("data.mdb"), to: store.appendingPathComponent("data.mdb"))
+            // A store is its data file, its kept checkpoint and its secrets: a data file alone refuses writes.
+            for name in ["data.mdb", "checkpoint", "secrets"] {
+                try FileManager.default.copyItem(at: base.store.appendingPathComponent(name), to: store.appendingPathComponent(name))
+            }
             inputs.append((file, store))
         }
         let runs = inputs

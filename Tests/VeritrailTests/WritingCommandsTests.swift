@@ -1023,7 +1023,7 @@ final class WritingCommandsTests: XCTestCase {
             XCTAssertEqual(Set(d.keys), ["username", "credential"])
             let credential = d["credential"] as? [String: Any] ?? [:]
             XCTAssertEqual(Set(credential.keys), ["scheme", "iterations", "salt", "hash"])
-            XCTAssertEqual(credential["scheme"] as? String, "pbkdf2-sha256")
+            XCTAssertEqual(credential["scheme"] as? String, "pbkdf2-sha256-hmac")
             XCTAssertGreaterThanOrEqual(credential["iterations"] as? Int ?? 0, 100_000)
             let salt = Data(base64Encoded: credential["salt"] as? String ?? "")
             XCTAssertNotNil(salt)

@@ -47,5 +47,6 @@ public enum GoalMetric: String, Choice { case jumps, calories, scans
 public enum AttemptOutcome: String, Choice { case granted, denied, locked
     public static let choices: [AttemptOutcome] = [.granted, .denied, .locked] }
 
-public enum CredentialScheme: String, Choice { case pbkdf2SHA256 = "pbkdf2-sha256"
-    public static let choices: [CredentialScheme] = [.pbkdf2SHA256] }
+/// `pbkdf2-sha256-hmac` (version 2): the PBKDF2 output keyed with the store's pepper, which an export lacks.
+public enum CredentialScheme: String, Choice { case pbkdf2SHA256 = "pbkdf2-sha256", pbkdf2SHA256HMAC = "pbkdf2-sha256-hmac"
+    public static let choices: [CredentialScheme] = [.pbkdf2SHA256, .pbkdf2SHA256HMAC] }

@@ -10,7 +10,9 @@ struct ImportCommand: ParsableCommand {
         abstract: "Append the events of an NDJSON file (or - for stdin), all or nothing.",
         discussion: """
         Every line is checked against every rule of the event catalogue; one bad line refuses the whole file
-        and writes nothing. Exported lines (with seq and hash) restore a store bit for bit.
+        and writes nothing. Exported lines (with seq and hash) restore a store bit for bit; a new store takes
+        the secrets file at --secrets FILE (or DIR/secrets) when one is there, so that the passcodes of the
+        store an export came from unlock in its restore.
         Example: veritrail import Events/demo.ndjson --store /tmp/demo
         """
     )
@@ -39,8 +41,18 @@ struct ImportCommand: ParsableCommand {
             let directory = global.storeDirectory
             let summary = file == "-"
                 ? try VeritrailStore.importNDJSON(fileDescriptor: FileHandle.standardInput.fileDescriptor, into: directory,
-                                                  origin: origin, progress: progress)
-                : try VeritrailStore.importNDJSON(path: file, into: directory, origin: origin, progress: progress)
+                                                  origin: origin, secrets: global.secretsFile, progress: progress)
+                : try VeritrailStore.importNDJSON(path: file, into: directory, origin: origin, secrets: global.secretsFile,
+                                                  progress: progress)
+            bar?.finish()
+            bar = nil
+            if !summary.foreignPasscodes.isEmpty {
+                let names = summary.foreignPasscodes
+                Output.error("note: \(names.count) account\(names.count == 1 ? "" : "s") can not unlock in this store, "
+                             + "\(names.count == 1 ? "its" : "their") passcode being made with another store's pepper: "
+                             + "\(names.joined(separator: ", ")); open this store with that store's secrets (--secrets FILE), "
+                             + "or have an admin reset \(names.count == 1 ? "it" : "them") (`veritrail passcode set USER --as ADMIN`)")
+            }
             let head = HeadDigest(summary.head)
             if global.json {
                 Output.json(J.object([("appended", J.int(summary.appended)), ("existing", J.int(summary.existing)),

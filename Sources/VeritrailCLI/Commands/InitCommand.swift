@@ -8,7 +8,8 @@ struct InitCommand: ParsableCommand {
         abstract: "Create a store and its first admin, asking the admin's new passcode twice.",
         discussion: """
         Writes account.registered and passcode.set, both by `system`. The passcode is asked on the terminal
-        with echo off, or read as two lines from stdin with --passcode-stdin; only its PBKDF2 hash is kept.
+        with echo off, or read as two lines from stdin with --passcode-stdin; only its PBKDF2 hash, keyed with the store's pepper, is kept. The
+        store's secrets file (signing key and pepper) is written beside it, or at --secrets FILE: back it up.
         Example: printf '2468\\n2468\\n' | veritrail init --admin ada --name "Ada Admin" --email ada@example.org --passcode-stdin
         """
     )
@@ -33,7 +34,7 @@ struct InitCommand: ParsableCommand {
             do {
                 // The library asks the passcode only once the directory and the admin's details are right.
                 store = try VeritrailStore.create(at: directory, admin: admin, name: name, email: email, origin: origin,
-                                                  clock: environmentNow) {
+                                                  secrets: global.secretsFile, clock: environmentNow) {
                     guard reader.canRead else {
                         throw Failure.usage("init needs the admin's passcode: run it on a terminal or pass --passcode-stdin")
                     }

@@ -14,8 +14,10 @@ struct LogCommand: ParsableCommand {
           veritrail log verify --digest 120:3f0c…
           veritrail log digest --as-of 120
           veritrail log prove 120
+          veritrail log reseal --accept-loss
         """,
-        subcommands: [Status.self, Tail.self, Verify.self, Digest.self, Key.self, CheckpointCommand.self, Prove.self, Consistency.self]
+        subcommands: [Status.self, Tail.self, Verify.self, Digest.self, Key.self, CheckpointCommand.self, Prove.self, Consistency.self,
+                      Reseal.self]
     )
 
     struct Status: ParsableCommand {

@@ -55,7 +55,9 @@ struct VerifyCommand: ParsableCommand {
     private func verifierKey() throws -> LogKey {
         let given = key ?? ""
         if let key = try? LogKey(parsing: given) { return key }
-        guard FileManager.default.isReadableFile(atPath: given) else { throw Failure.usage("--key must be a verifier key (NAME+KEYID+BASE64) or a file holding one") }
+        guard given.contains("/") || FileManager.default.fileExists(atPath: given) else {
+            throw Failure.usage("--key must be a verifier key (NAME+KEYID+BASE64) or a file holding one")
+        }
         let text = try readSmallFile(given).split(separator: "\n").first.map(String.init) ?? ""
         do {
             return try LogKey(parsing: text)
@@ -64,15 +66,12 @@ struct VerifyCommand: ParsableCommand {
         }
     }
 
-    /// A checkpoint or key file: at most 64 KiB.
+    /// A checkpoint or key file: a regular file of at most 64 KiB; anything else is a refused input (65).
     private func readSmallFile(_ path: String) throws -> String {
-        let text: String?
         do {
-            text = try ExportCheck.readSmallFile(path: path)
+            return try ExportCheck.readSmallFile(path: path)
         } catch {
-            throw Failure.usage(error.description)
+            throw Failure.refused("--checkpoint or --key: \(error.description)")
         }
-        guard let text else { throw Failure.usage("no such file: \(path)") }
-        return text
     }
 }

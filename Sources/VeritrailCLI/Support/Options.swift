@@ -11,16 +11,25 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("as"), help: ArgumentHelp("Who is acting or viewing (env VERITRAIL_USER).", valueName: "user"))
     var viewer: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The store's secrets file: its signing key and passcode pepper (default DIR/secrets; env VERITRAIL_SECRETS).",
+        valueName: "file"))
+    var secrets: String?
+
     @Flag(name: .long, help: "Machine output: exactly the JSON of the spec on stdout.")
     var json = false
 
     var storeDirectory: String { store ?? environment("VERITRAIL_STORE") ?? "./.veritrail" }
+
+    /// `--secrets`, else `VERITRAIL_SECRETS`; nil for the default, beside the data.
+    var secretsFile: String? { secrets ?? environment("VERITRAIL_SECRETS").flatMap { $0.isEmpty ? nil : $0 } }
 
     var actingUser: String? { viewer ?? environment("VERITRAIL_USER") }
 
     /// An empty store path would be taken as the file system's root by LMDB (`/data.mdb`).
     func validate() throws {
         if store?.isEmpty == true { throw ValidationError("--store must name a directory, got an empty path") }
+        if secrets?.isEmpty == true { throw ValidationError("--secrets must name a file, got an empty path") }
         if store == nil, environment("VERITRAIL_STORE")?.isEmpty == true {
             throw ValidationError("VERITRAIL_STORE is set but empty: give it a directory, or unset it for ./.veritrail")
         }
@@ -29,7 +38,7 @@ struct GlobalOptions: ParsableArguments {
     /// Opens the existing store through the library (exit 74 when there is none), on the command line's
     /// clock (`environmentNow`); `mapSize` as `VeritrailStore.open` takes it.
     func open(mapSize: Int? = nil) throws -> VeritrailStore {
-        try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize)
+        try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize, secrets: secretsFile)
     }
 }
 

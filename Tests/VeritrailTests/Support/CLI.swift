@@ -223,12 +223,15 @@ extension XCTestCase {
         try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 
-    /// Copies an existing store (its data file) into a new directory, removed when the test ends.
+    /// Copies an existing store (its data file, kept checkpoint and secrets file) into a new directory,
+    /// removed when the test ends.
     func copyStore(_ store: URL) throws -> URL {
         let copy = temporaryPath("copy")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        try FileManager.default.copyItem(at: store.appendingPathComponent("data.mdb"), to: copy.appendingPathComponent("data.mdb"))
+        for name in ["data.mdb", "checkpoint", "secrets"] where FileManager.default.fileExists(atPath: store.appendingPathComponent(name).path) {
+            try FileManager.default.copyItem(at: store.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+        }
         return copy
     }
 }
