@@ -2,7 +2,9 @@ import ArgumentParser
 
 /// What the command line is checked and mended for before ArgumentParser reads it: a mistyped command gets
 /// a suggestion (as a mistyped option does), and a value that starts with `-` where a command takes a scan
-/// id or text as its argument (`show -NI`, `search -0002`) is taken as that value, not as an option.
+/// id or text as its argument (`show -NI`, `search -0002`) is taken as that value, not as an option. `-h`
+/// alone stays the help, as everywhere: a scan id `-h` is asked for after `--` (`show -- -h`), and options
+/// may follow it there (`show -- -h --store DIR`).
 enum CommandLineRepair {
     /// The commands whose one argument is an id or text that may start with `-`, with their options that
     /// take a value (so that such a value is not taken for the argument).
@@ -44,7 +46,12 @@ enum CommandLineRepair {
         var j = 0
         while j < rest.count {
             let word = rest[j]
-            if word == "--" { break }
+            if word == "--" {
+                // `show -- -h --store DIR`: the one argument after `--`, and the options after it put before.
+                guard j + 2 < rest.count else { break }
+                let argument = rest[j + 1]
+                return Array(arguments[..<i]) + rest[..<j] + rest[(j + 2)...] + ["--", argument]
+            }
             if valued.contains(word) { j += 2; continue }
             if word.hasPrefix("-") && !word.hasPrefix("--") && word.count > 1 && word != "-h" {
                 rest.remove(at: j)

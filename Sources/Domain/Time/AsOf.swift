@@ -6,8 +6,8 @@ public enum AsOf: Sendable, Equatable {
     /// Parses the option's value, or nil when it is neither form.
     public init?(_ text: String) {
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            guard let n = UInt64(text) else { return nil }
-            self = .seq(n)
+            // A seq past 2^64 - 1 is past the head too: it keeps every event, as any seq past the head does.
+            self = .seq(UInt64(text) ?? .max)
         } else if let t = Timestamp(text) {
             self = .time(t)
         } else {

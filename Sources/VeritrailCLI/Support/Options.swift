@@ -31,6 +31,14 @@ struct GlobalOptions: ParsableArguments {
     func open(mapSize: Int? = nil) throws -> VeritrailStore {
         try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize)
     }
+
+    /// Opens the existing store for a command that reads the log itself (the `log` commands, `export`),
+    /// refusing an `--as` that is unknown or deleted in the log as `asOf` keeps it (exit 65).
+    func openViewing(asOf: AsOf?) throws -> VeritrailStore {
+        let store = try open()
+        if let actingUser { try store.checkViewer(actingUser, asOf: asOf) }
+        return store
+    }
 }
 
 /// `--as-of` and `--now` (projections.md §0).
