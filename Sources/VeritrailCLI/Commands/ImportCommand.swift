@@ -41,6 +41,7 @@ struct ImportCommand: ParsableCommand {
                 ? try VeritrailStore.importNDJSON(fileDescriptor: FileHandle.standardInput.fileDescriptor, into: directory,
                                                   origin: origin, progress: progress)
                 : try VeritrailStore.importNDJSON(path: file, into: directory, origin: origin, progress: progress)
+            bar?.finish()
             let head = HeadDigest(summary.head)
             if global.json {
                 Output.json(J.object([("appended", J.int(summary.appended)), ("existing", J.int(summary.existing)),
@@ -48,7 +49,8 @@ struct ImportCommand: ParsableCommand {
             } else {
                 let (appended, existing) = (summary.appended, summary.existing)
                 let already = existing > 0 ? " (\(existing) already in the log)" : ""
-                Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already); head \(head)")
+                // Two lines, so that the digest (68 characters) fits an 80-column terminal.
+                Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already)\nhead \(head)")
             }
         }
     }
