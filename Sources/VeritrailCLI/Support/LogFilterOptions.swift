@@ -17,9 +17,14 @@ struct LogFilterOptions: ParsableArguments {
         guard from >= 1 else { throw ValidationError("--from must be at least 1") }
         if let to, to < from { throw ValidationError("--to must not be below --from") }
         for (name, value) in [("--since", since), ("--until", until)] {
-            if let value, Timestamp(value) == nil {
-                throw ValidationError("\(name) must be a time like 2026-11-20T09:00:00Z, got \"\(value)\"")
+            if let value, Timestamp(typed: value) == nil {
+                throw ValidationError("\(name) must be a time (\(Timestamp.typedForms)), got \"\(value)\"")
             }
+        }
+        do {
+            try ReversedRange.check(sinceTime.map { ("--since", $0) }, untilTime.map { ("--until", $0) })
+        } catch {
+            throw ValidationError(error.description)
         }
         for type in types where EventType(rawValue: type) == nil {
             throw ValidationError("--type must be an event type (\(EventType.choices.map(\.rawValue).joined(separator: ", "))), got \"\(type)\"")
@@ -27,10 +32,13 @@ struct LogFilterOptions: ParsableArguments {
         if let n, n < 1 { throw ValidationError("-n must be at least 1") }
     }
 
+    var sinceTime: Timestamp? { since.flatMap { Timestamp(typed: $0) } }
+    var untilTime: Timestamp? { until.flatMap { Timestamp(typed: $0) } }
+
     /// The filter, keeping the last `last` matches (`-n`). The library checks its actors (an `--actor`
     /// that never had an account is refused, exit 65) and cuts it at `--as-of`.
     func filter(last: Int?) -> LogFilter {
-        LogFilter(from: from, through: to ?? .max, since: since.flatMap { Timestamp($0) }, until: until.flatMap { Timestamp($0) },
+        LogFilter(from: from, through: to ?? .max, since: sinceTime, until: untilTime,
                   actors: Set(actors), types: Set(types.compactMap { EventType(rawValue: $0) }), last: last)
     }
 }

@@ -51,26 +51,31 @@ struct ClockOptions: ParsableArguments {
 
     func validate() throws {
         if let asOf, AsOf(asOf) == nil {
-            throw ValidationError("--as-of must be a seq (digits) or a time like 2026-11-20T09:00:00Z, got \"\(asOf)\"")
+            throw ValidationError("--as-of must be a seq (digits) or a time (\(Timestamp.typedForms)), got \"\(asOf)\"")
         }
-        if let now, Timestamp(now) == nil {
-            throw ValidationError("--now must be a time like 2026-11-20T09:00:00Z, got \"\(now)\"")
+        if let now, Timestamp(typed: now) == nil {
+            throw ValidationError("--now must be a time (\(Timestamp.typedForms)), got \"\(now)\"")
         }
-        if let env = environment("VERITRAIL_NOW"), Timestamp(env) == nil {
-            throw ValidationError("VERITRAIL_NOW must be a time like 2026-11-20T09:00:00Z, got \"\(env)\"")
-        }
+        try checkEnvironmentNow()
     }
 
     @Flag(help: "Show times as the log writes them (UTC), not relative to now (human output).")
     var utc = false
 
     var asOfValue: AsOf? { asOf.flatMap(AsOf.init) }
-    var nowValue: Timestamp? { now.flatMap { Timestamp($0) } }
+    var nowValue: Timestamp? { now.flatMap { Timestamp(typed: $0) } }
 }
 
 /// The clock when neither `--now` nor `--as-of` sets it: `VERITRAIL_NOW`, else the wall clock.
 func environmentNow() -> Timestamp {
-    environment("VERITRAIL_NOW").flatMap { Timestamp($0) } ?? VeritrailStore.wallClock()
+    environment("VERITRAIL_NOW").flatMap { Timestamp(typed: $0) } ?? VeritrailStore.wallClock()
+}
+
+/// Refuses a `VERITRAIL_NOW` that is not a time (a usage error, before anything else).
+func checkEnvironmentNow() throws {
+    if let env = environment("VERITRAIL_NOW"), Timestamp(typed: env) == nil {
+        throw ValidationError("VERITRAIL_NOW must be a time (\(Timestamp.typedForms)), got \"\(env)\"")
+    }
 }
 
 func environment(_ name: String) -> String? {
