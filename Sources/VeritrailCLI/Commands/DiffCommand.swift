@@ -35,7 +35,7 @@ struct DiffCommand: ParsableCommand {
             let store = try global.open()
             guard let start = AsOf(from) else { throw Failure.usage("--from must be a seq or a time") }
             let answer = try store.diff(from: start, to: to.flatMap(AsOf.init), viewer: global.actingUser)
-            if global.json { Output.json(answer) } else { Output.print(DiffReport.render(answer, utc: utc)) }
+            if global.json { Output.json(answer) } else { Pager.page(DiffReport.render(answer, utc: utc)) }
         }
     }
 }

@@ -65,13 +65,14 @@ struct LogCommand: ParsableCommand {
                         rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
                     }
                 }
+                out.flush()
+                guard !rows.isEmpty else { return }
                 let seqWidth = rows.map(\.seq.count).max() ?? 0, atWidth = rows.map { displayWidth($0.at) }.max() ?? 0
-                for row in rows {
+                Pager.page(rows.map { row in
                     let seq = String(repeating: " ", count: seqWidth - row.seq.count) + row.seq
                     let at = row.at + String(repeating: " ", count: atWidth - displayWidth(row.at))
-                    out.append(Array("\(seq)  \(at)  \(row.what)\n".utf8))
-                }
-                out.flush()
+                    return "\(seq)  \(at)  \(row.what)"
+                }.joined(separator: "\n"))
             }
         }
     }

@@ -11,7 +11,9 @@ struct LogFilterOptions: ParsableArguments {
     var actors: [String] = []
     @Option(name: .customLong("type"), help: ArgumentHelp("Only events of this type, e.g. scan.recorded (repeatable: any of them).", valueName: "type"))
     var types: [String] = []
-    @Option(name: .short, help: ArgumentHelp("Only the last N of the events that match.", valueName: "N")) var n: Int?
+    /// Unconditional, so that `-n -1` is told that N must be at least 1, not that a value is missing.
+    @Option(name: .short, parsing: .unconditional, help: ArgumentHelp("Only the last N of the events that match.", valueName: "N"))
+    var n: Int?
 
     func validate() throws {
         guard from >= 1 else { throw ValidationError("--from must be at least 1") }
@@ -29,7 +31,7 @@ struct LogFilterOptions: ParsableArguments {
         for type in types where EventType(rawValue: type) == nil {
             throw ValidationError("--type must be an event type (\(EventType.choices.map(\.rawValue).joined(separator: ", "))), got \"\(type)\"")
         }
-        if let n, n < 1 { throw ValidationError("-n must be at least 1") }
+        if let n, n < 1 { throw ValidationError("-n must be at least 1, got \(n)") }
     }
 
     var sinceTime: Timestamp? { since.flatMap { Timestamp(typed: $0) } }

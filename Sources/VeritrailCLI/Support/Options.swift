@@ -14,12 +14,20 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Machine output: exactly the JSON of the spec on stdout.")
     var json = false
 
+    @Option(help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Print long output straight to the terminal, not through the pager (PAGER, default less -FRX).")
+    var noPager = false
+
     var storeDirectory: String { store ?? environment("VERITRAIL_STORE") ?? "./.veritrail" }
 
     var actingUser: String? { viewer ?? environment("VERITRAIL_USER") }
 
     /// An empty store path would be taken as the file system's root by LMDB (`/data.mdb`).
     func validate() throws {
+        Terminal.colorChoice = color
+        Pager.disabled = noPager || json
         if store?.isEmpty == true { throw ValidationError("--store must name a directory, got an empty path") }
         if store == nil, environment("VERITRAIL_STORE")?.isEmpty == true {
             throw ValidationError("VERITRAIL_STORE is set but empty: give it a directory, or unset it for ./.veritrail")
