@@ -9,7 +9,10 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
         let store = try global.open()
         let answer = try store.answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
         Human.absoluteTimes = clock.utc
-        if global.json { Output.json(answer.json) } else { Pager.page(human(answer)) }
+        if global.json { Output.json(answer.json) } else {
+            Pager.page(human(answer))
+            if answer.hiddenByClock > 0 { Output.note(ClockNote.hidden(answer.hiddenByClock, now: answer.now, clock: clock)) }
+        }
     }
 }
 
