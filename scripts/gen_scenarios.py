@@ -617,7 +617,7 @@ def customers_order(s):
         "counts": {"AWAITED": 5, "FAILEDTOREACH": 0, "ONBOARDED": 1, "INPROCESS": 0, "COMPLETED": 0, "DENIED": 0}})
     s.q("filter-empty", ["customers", "--status", "COMPLETED"], now=now, hand={"customers": [],
         "counts": {"AWAITED": 5, "FAILEDTOREACH": 0, "ONBOARDED": 1, "INPROCESS": 0, "COMPLETED": 0, "DENIED": 0}})
-    s.q("status-bad", ["customers", "--status", "awaited"], now=now, exit=64)
+    s.q("status-bad", ["customers", "--status", "await"], now=now, exit=64)
 
 
 @scenario

@@ -1258,6 +1258,7 @@ def parse_query(q):
         pos, o = parse_opts(rest, {"--status"})
         npos(pos, 0)
         st = o.get("--status")
+        st = st.upper() if st is not None else None  # any case, as `customer status USER onboarded` takes it
         if st is not None and st not in STATUSES:
             raise UsageError("--status must be one of " + ", ".join(STATUSES))
         return lambda v, viewer: v.customers(st)

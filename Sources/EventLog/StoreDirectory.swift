@@ -34,6 +34,10 @@ public struct StoreDirectory: Sendable {
             try FileSystem.checkAccess(dataFile, .exists)
         } catch {
             guard error.errno == .noEntry || error.errno == .notDirectory else { return .unreadable(error.reason) }
+            // `--store` naming a regular file: say so, rather than the "permission denied" of the search below.
+            if error.errno == .notDirectory, StoreDirectory.reaches(path, .exists) {
+                return .unreadable("it is a file, not a directory (--store names the store's directory)")
+            }
             // A directory that can not be searched hides whether it holds a store.
             if StoreDirectory.reaches(path, .exists) && !StoreDirectory.reaches(path, .execute) {
                 return .unreadable("permission denied")

@@ -11,6 +11,15 @@ public enum TerminalDevice {
         return Int(size.ws_col)
     }
 
+    /// The height in rows of the terminal `fd` is, or nil when it is not a terminal (or does not say).
+    ///
+    /// The corresponding C function is `ioctl` with `TIOCGWINSZ`.
+    public static func rows(of fd: FileDescriptor) -> Int? {
+        var size = winsize()
+        guard ioctl(fd.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
+
     /// Opens the process's controlling terminal (`/dev/tty`) for reading and writing, even when stdin and
     /// stdout are files or pipes; fails when the process has none.
     ///

@@ -1,8 +1,11 @@
 import ArgumentParser
+import Foundation
 
 /// What the command line is checked and mended for before ArgumentParser reads it: a mistyped command gets
 /// a suggestion (as a mistyped option does), and a value that starts with `-` where a command takes a scan
-/// id or text as its argument (`show -NI`, `search -0002`) is taken as that value, not as an option.
+/// id or text as its argument (`show -NI`, `search -0002`) is taken as that value, not as an option. `-h`
+/// alone stays the help, as everywhere: a scan id `-h` is asked for after `--` (`show -- -h`), and options
+/// may follow it there (`show -- -h --store DIR`).
 enum CommandLineRepair {
     /// The commands whose one argument is an id or text that may start with `-`, with their options that
     /// take a value (so that such a value is not taken for the argument).
@@ -39,12 +42,18 @@ enum CommandLineRepair {
             if let near = nearest(word, names) { message += ": did you mean \(near)?" }
             throw Failure.usage(message + " ('\(prefix) --help' lists them)")
         }
+        try checkLongOptions(Array(arguments[i...]), of: command, path: path)
         guard let valued = dashArguments[path] else { return arguments }
         var rest = Array(arguments[i...])
         var j = 0
         while j < rest.count {
             let word = rest[j]
-            if word == "--" { break }
+            if word == "--" {
+                // `show -- -h --store DIR`: the one argument after `--`, and the options after it put before.
+                guard j + 2 < rest.count else { break }
+                let argument = rest[j + 1]
+                return Array(arguments[..<i]) + rest[..<j] + rest[(j + 2)...] + ["--", argument]
+            }
             if valued.contains(word) { j += 2; continue }
             if word.hasPrefix("-") && !word.hasPrefix("--") && word.count > 1 && word != "-h" {
                 rest.remove(at: j)
@@ -54,6 +63,45 @@ enum CommandLineRepair {
             j += 1
         }
         return arguments
+    }
+
+    /// Refuses a long option that `command` does not know, naming it (and the nearest it knows), before the
+    /// command's own checks run: ArgumentParser checks a command's values before it looks for unknown options,
+    /// so `scan --resut authentic` would otherwise be told that `--result` is needed.
+    static func checkLongOptions(_ rest: [String], of command: any ParsableCommand.Type, path: [String]) throws(Failure) {
+        guard command.configuration.subcommands.isEmpty, rest.contains(where: { $0.hasPrefix("--") && $0 != "--" }) else { return }
+        let known = longOptions(of: command)
+        guard !known.isEmpty else { return }
+        var j = 0
+        while j < rest.count {
+            let word = rest[j]
+            if word == "--" { return }
+            guard word.hasPrefix("--") else { j += 1; continue }
+            let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            if let takesValue = known[name] {
+                j += takesValue && !word.contains("=") ? 2 : 1
+                continue
+            }
+            let prefix = (["veritrail"] + path).joined(separator: " ")
+            var message = "unknown option '--\(name)' for \(prefix)"
+            if let near = nearest(name, Array(known.keys)) { message += ": did you mean --\(near)?" }
+            throw Failure.usage(message + " ('\(prefix) --help' lists the options)")
+        }
+    }
+
+    /// The long option names of `command`, each with whether it takes a value, from ArgumentParser's own
+    /// description of the command (its `--experimental-dump-help` JSON).
+    static func longOptions(of command: any ParsableCommand.Type) -> [String: Bool] {
+        guard let dump = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
+              let info = dump["command"] as? [String: Any], let arguments = info["arguments"] as? [[String: Any]] else { return [:] }
+        var known: [String: Bool] = [:]
+        for argument in arguments {
+            let takesValue = argument["kind"] as? String == "option"
+            for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
+                if let text = name["name"] as? String { known[text] = takesValue }
+            }
+        }
+        return known
     }
 
     /// The name closest to `word` by edit distance, when it is close enough to be a likely typo.

@@ -5,8 +5,8 @@ import VeritrailKit
 /// `veritrail --store DIR --json stats` is read as `veritrail stats --store DIR --json`.
 enum GlobalOptionsFirst {
     /// The global options that take a value.
-    private static let valued: Set<String> = ["--store", "--as", "--now", "--as-of", "--secrets"]
-    private static let flags: Set<String> = ["--json"]
+    private static let valued: Set<String> = ["--store", "--as", "--now", "--as-of", "--secrets", "--color"]
+    private static let flags: Set<String> = ["--json", "--no-pager"]
 
     /// `arguments` (without the program name) with any leading global options moved after the command.
     static func reorder(_ arguments: [String]) -> [String] {

@@ -72,9 +72,9 @@ extension VeritrailStore {
     /// themselves, whose new passcode `newPasscode` gives and which is set in the same transaction.
     ///
     /// In the order a person meets them: registering yourself as another role than customer is not allowed;
-    /// an incomplete address is `.malformed`; the city is placed and the placement told to `placed` (even
-    /// when the write is then refused); registering yourself checks every rule before `newPasscode` is
-    /// asked, so that a refusal never asks in vain. What `newPasscode` throws refuses the registration as
+    /// an incomplete address is `.malformed`; the city is placed, every rule is checked (a taken username is
+    /// refused here) and only then is the placement told to `placed` (even when the gate then refuses the
+    /// write) and, registering yourself, `newPasscode` asked, so that a refusal never asks in vain. What `newPasscode` throws refuses the registration as
     /// not allowed, kept as the cause.
     @discardableResult
     public func register(_ account: NewAccount, as actor: String? = nil, newPasscode: NewPasscodeProvider? = nil,
@@ -86,15 +86,18 @@ extension VeritrailStore {
             throw .notAllowed("you can register yourself only as a customer; an admin registers other roles (--as ADMIN)",
                               lockedSeconds: nil, cause: nil)
         }
-        let data = try account.data(placed: placed)
+        var placements: [(city: String, placement: CityPlacement)] = []
+        let data = try account.data(placed: { placements.append(($0, $1)) })
         let registered = { (at: Timestamp) throws in try EventData.event(.accountRegistered, actor: actor, at: at, data) }
+        // A check of the rules only, under the write's id: a taken username is refused before the placement is
+        // told or a passcode asked, and a retry of a registration that was written (`--id`) finds it logged
+        // rather than the username taken.
+        try appendGated(as: nil, passcode: nil, options: WriteOptions(eventID: options.eventID, dryRun: true)) { at, _ in [try registered(at)] }
+        for told in placements { placed(told.city, told.placement) }
         guard selfRegistering else {
             return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in [try registered(at)] }
         }
         guard let newPasscode else { throw .malformed("registering yourself sets a passcode: give newPasscode", line: nil) }
-        // A check of the rules only, under the write's id: a retry of a registration that was written (`--id`)
-        // finds it logged rather than the username taken.
-        try appendGated(as: nil, passcode: nil, options: WriteOptions(eventID: options.eventID, dryRun: true)) { at, _ in [try registered(at)] }
         let credential = try credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) }, retrying: options, index: 1)
         return try appendGated(as: nil, passcode: nil, options: options) { at, _ in
             [try registered(at),

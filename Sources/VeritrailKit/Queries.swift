@@ -25,7 +25,7 @@ extension VeritrailStore {
     /// checked whatever the query, and a `history` without a window shows the viewer's setting.
     public func answer(_ query: Query, viewer: String? = nil, asOf: AsOf? = nil,
                        now: Timestamp? = nil) throws(VeritrailError) -> Answer {
-        try answer(asOf: asOf, now: now, viewer: viewer) { context in
+        var answer = try answer(asOf: asOf, now: now, viewer: viewer) { context in
             var viewerWindow: HistoryWindow?
             let json: JSONValue
             switch query {
@@ -43,8 +43,13 @@ extension VeritrailStore {
             case .searches(let user): json = try Projections.searches(user, context)
             case .replay: json = try Projections.replay(context)
             }
-            return Answer(json: json, now: context.now, viewerWindow: viewerWindow)
+            return Answer(json: json, now: context.now, viewerWindow: viewerWindow, hiddenByClock: context.lastSeq)
         }
+        // Until here `hiddenByClock` holds the last seq the clock kept; the events after it that `asOf` keeps
+        // were hidden by the clock alone.
+        let kept = try head(asOf: asOf).seq
+        answer.hiddenByClock = kept > answer.hiddenByClock ? kept - answer.hiddenByClock : 0
+        return answer
     }
 
     /// The scan list, newest first, with `query`'s filters (`veritrail history`). Without a window, a

@@ -40,11 +40,16 @@ public struct Answer: Sendable, Equatable {
     /// For a `history` asked without a window by a viewer: the viewer's history-window setting, which chose
     /// the scans (a rendering says so); nil otherwise.
     public var viewerWindow: HistoryWindow?
+    /// How many events that `asOf` keeps were left out because their `at` is after `now` (a `VERITRAIL_NOW`
+    /// or `--now` behind the log): a person is told, since the answer then looks as if they never happened
+    /// (cli.md §8).
+    public var hiddenByClock: UInt64
 
     /// An answer as the store gives it.
-    public init(json: JSONValue, now: Timestamp, viewerWindow: HistoryWindow? = nil) {
+    public init(json: JSONValue, now: Timestamp, viewerWindow: HistoryWindow? = nil, hiddenByClock: UInt64 = 0) {
         self.json = json
         self.now = now
         self.viewerWindow = viewerWindow
+        self.hiddenByClock = hiddenByClock
     }
 }

@@ -41,7 +41,7 @@ extension VeritrailStore {
     /// `name` is what a refusal calls the input (`-` on the command line).
     public func readScanBatch(fileDescriptor fd: Int32, name: String = "the input", as actor: String, eventID: String? = nil,
                               progress: (ImportProgress) -> Void = { _ in }) throws(VeritrailError) -> ScanBatch {
-        try readScanBatch(try LineReader(fileDescriptor: fd), name: name, as: actor, eventID: eventID, progress: progress)
+        try readScanBatch(try LineReader(fileDescriptor: fd, linesAreObjects: false), name: name, as: actor, eventID: eventID, progress: progress)
     }
 
     private func readScanBatch(_ reader: LineReader, name: String, as actor: String, eventID: String?,

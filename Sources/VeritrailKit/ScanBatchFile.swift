@@ -26,6 +26,14 @@ struct BatchFile {
         let scanner = JSONScanner()
         var events: [IncomingEvent] = []
         var header: [[UInt8]]? = nil
+        var separator = UInt8(ascii: ",")
+        // Every refused record is reported, not only the first: the first few by name, then how many.
+        var refusals: [String] = [], refusedCount = 0, firstCause: VeritrailError?
+        func refuse(_ message: String, _ cause: VeritrailError?) {
+            refusedCount += 1
+            if refusals.count < BatchFile.listedRefusals { refusals.append(message) }
+            if firstCause == nil { firstCause = cause }
+        }
         var isNDJSON: Bool? = nil
         var line: [UInt8] = []
         line.reserveCapacity(1024)
@@ -38,18 +46,24 @@ struct BatchFile {
             if isNDJSON == nil { isNDJSON = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") }
             var fields: [(key: [UInt8], json: [UInt8])]
             if isNDJSON == true {
-                fields = try ndjsonFields(bytes, name: name, number: number)
+                guard let members = ndjsonFields(bytes) else {
+                    refuse("line \(number): not a JSON object", nil)
+                    return
+                }
+                fields = members
             } else if let keys = header {
-                let values = CSV.fields(bytes)
+                let values = CSV.fields(bytes, separator: separator)
                 guard values.count == keys.count else {
-                    throw refused("\(name) line \(number): \(values.count) fields, the header has \(keys.count)")
+                    refuse("line \(number): \(values.count) fields, the header has \(keys.count)", nil)
+                    return
                 }
                 fields = []
                 for (key, value) in zip(keys, values) where !value.isEmpty {
                     fields.append((key, key.elementsEqual("flash".utf8) ? flag(value) : JSONText.string(value)))
                 }
             } else {
-                header = CSV.fields(bytes)
+                separator = CSV.separator(ofHeader: bytes)
+                header = CSV.fields(bytes, separator: separator)
                 return
             }
             BatchFile.line(fields, context, ids: &ids, into: &line)
@@ -61,13 +75,23 @@ struct BatchFile {
                 events.append(event)
             case .failure(let error):
                 // decodeLine names the line of the interchange line it was given: here it is the record's line of the file.
-                throw refused("\(name) record \(events.count + 1) (line \(number)): \(withoutLine(error))", cause: error)
+                refuse("record \(events.count + refusedCount + 1) (line \(number)): \(withoutLine(error))", error)
             }
             progress(ImportProgress(lines: number, bytes: reader.bytesRead, totalBytes: total))
         }) {}
+        if refusedCount == 1 {
+            throw refused("\(name) \(refusals[0]); nothing was recorded", cause: firstCause)
+        } else if refusedCount > 1 {
+            var lines = ["\(name): \(refusedCount) records refused, nothing was recorded:"] + refusals.map { "  " + $0 }
+            if refusedCount > refusals.count { lines.append("  … and \(refusedCount - refusals.count) more") }
+            throw refused(lines.joined(separator: "\n"), cause: firstCause)
+        }
         guard !events.isEmpty else { throw refused("\(name) holds no scans") }
         return events
     }
+
+    /// How many refused records a refusal lists by name.
+    static let listedRefusals = 10
 
     /// A refused batch file: input that is there but holds no scans the batch can take (exit 65, as a refused
     /// import line; the message names the file, and the record and its line).
@@ -75,21 +99,21 @@ struct BatchFile {
         .unknown(message, cause: cause)
     }
 
-    /// What `error` says without the `line N: ` it starts with.
+    /// What `error` says without the `line N: ` it starts with, in the file's words: a field by its name in
+    /// the record (`result`), not by its place in the event (`scan.recorded: data.result`).
     private static func withoutLine(_ error: VeritrailError) -> String {
-        switch error {
+        let said = switch error {
         case let .ruleBroken(e, _): e.description
         case let .malformed(m, _): m
         default: error.description
         }
+        let prefix = "scan.recorded: data."
+        return said.hasPrefix(prefix) ? String(said.dropFirst(prefix.count)) : said
     }
 
-    /// The members of an NDJSON record, each value as canonical JSON.
-    private static func ndjsonFields(_ bytes: UnsafeRawBufferPointer, name: String,
-                                     number: Int) throws(VeritrailError) -> [(key: [UInt8], json: [UInt8])] {
-        guard case .object(let o)? = try? JSONValue.parse(bytes) else {
-            throw refused("\(name) line \(number): not a JSON object")
-        }
+    /// The members of an NDJSON record, each value as canonical JSON; nil when the line is not a JSON object.
+    private static func ndjsonFields(_ bytes: UnsafeRawBufferPointer) -> [(key: [UInt8], json: [UInt8])]? {
+        guard case .object(let o)? = try? JSONValue.parse(bytes) else { return nil }
         return o.members.map { (Array($0.key.utf8), canonicalJSON($0.value)) }
     }
 

@@ -141,7 +141,7 @@ import VeritrailKit
             _ = try store.readScanBatch(path: bad, as: "ines")
             Issue.record("a bad record was read")
         } catch {
-            #expect(error.description.hasPrefix("\(bad) record 2 (line 2): scan.recorded: data.result: "))
+            #expect(error.description.hasPrefix("\(bad) record 2 (line 2): result: "))
             #expect(error.exitCode == 65)
         }
         let pipe = Pipe()

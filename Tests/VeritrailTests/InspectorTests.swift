@@ -170,7 +170,7 @@ final class InspectorTests: XCTestCase {
         let bad = try dataFile(Data("code,productName,category,result\nc-4,P,C,authentic\nc-5,P,C,maybe\n".utf8), label: "bad")
         r = try run(store, ["scan", "--batch", bad.path, "--as", "ines"])
         XCTAssertEqual(r.exit, 65, r.transcript)
-        XCTAssertTrue(r.stderr.hasPrefix("veritrail: \(bad.path) record 2 (line 3): scan.recorded: data.result: "), r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("veritrail: \(bad.path) record 2 (line 3): result: "), r.stderr)
         XCTAssertEqual(try status(store).stdout, head)
     }
 }

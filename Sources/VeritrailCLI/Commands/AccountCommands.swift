@@ -135,6 +135,15 @@ struct AccountCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var retry: RetryOptions
 
+        /// Nothing to change is a command line that says nothing (64), not a refused event.
+        func validate() throws {
+            let given: [String?] = [name, details.phone, details.website, details.street, details.suite, details.city,
+                                    details.zipcode, details.country, details.company, details.catchPhrase, details.bs]
+            guard given.contains(where: { $0 != nil }) else {
+                throw ValidationError("nothing to change: give at least one of --name, --phone, --website, --street, --suite, --city, --zipcode, --company, --catch-phrase, --bs")
+            }
+        }
+
         func run() throws {
             let words = CommandWords(type: .accountUpdated, options: AccountDetails.options)
             try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,

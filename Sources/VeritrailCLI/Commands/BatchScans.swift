@@ -39,7 +39,11 @@ struct BatchScans {
             }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: eventID, mapSize: batch.mapSize)
             let appended = try words.run {
-                try session.store.scan(batch: batch, as: actor, passcode: session.passcode, options: session.options)
+                // The write of a large batch takes seconds: say so on the terminal while it runs, then clear it.
+                let status = !global.json && Output.stderrIsTerminal
+                if status { Output.prompt("recording \(batch.count) scans in one write…") }
+                defer { if status { Output.prompt("\r\u{1B}[K") } }
+                return try session.store.scan(batch: batch, as: actor, passcode: session.passcode, options: session.options)
             }
             session.report(appended, "recorded \(appended.count) scans in batch \(batch.batchId)")
         }

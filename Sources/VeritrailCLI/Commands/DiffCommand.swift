@@ -24,12 +24,10 @@ struct DiffCommand: ParsableCommand {
     func validate() throws {
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, AsOf(value) == nil {
-                throw ValidationError("\(name) must be a seq (digits) or a time like 2026-11-20T09:00:00Z, got \"\(value)\"")
+                throw ValidationError("\(name) must be a seq (digits) or a time (\(Timestamp.typedForms)), got \"\(value)\"")
             }
         }
-        if let env = environment("VERITRAIL_NOW"), Timestamp(env) == nil {
-            throw ValidationError("VERITRAIL_NOW must be a time like 2026-11-20T09:00:00Z, got \"\(env)\"")
-        }
+        try checkEnvironmentNow()
     }
 
     func run() throws {
@@ -37,7 +35,7 @@ struct DiffCommand: ParsableCommand {
             let store = try global.open()
             guard let start = AsOf(from) else { throw Failure.usage("--from must be a seq or a time") }
             let answer = try store.diff(from: start, to: to.flatMap(AsOf.init), viewer: global.actingUser)
-            if global.json { Output.json(answer) } else { Output.print(DiffReport.render(answer, utc: utc)) }
+            if global.json { Output.json(answer) } else { Pager.page(DiffReport.render(answer, utc: utc)) }
         }
     }
 }

@@ -22,7 +22,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let store = try global.open()
+            let store = try global.openViewing(asOf: nil)
             // The library checks the actors before it makes the file, so that a refused export writes nothing.
             if let file = output, file != "-" {
                 try store.export(to: file, filter: filter.filter(last: filter.n))

@@ -20,7 +20,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))
     var origin: String?
     @OptionGroup var global: GlobalOptions
 
@@ -60,7 +60,8 @@ struct ImportCommand: ParsableCommand {
             } else {
                 let (appended, existing) = (summary.appended, summary.existing)
                 let already = existing > 0 ? " (\(existing) already in the log)" : ""
-                Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already); head \(head)")
+                // Two lines, so that the digest (68 characters) fits an 80-column terminal.
+                Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already)\nhead \(head)")
             }
         }
     }

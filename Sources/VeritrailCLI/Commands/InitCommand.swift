@@ -18,7 +18,7 @@ struct InitCommand: ParsableCommand {
     @Option(help: "The admin's name.") var name: String
     @Option(help: "The admin's e-mail.") var email: String
     @Flag(help: "Read the passcode as lines from stdin instead of the terminal.") var passcodeStdin = false
-    @Option(help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))
     var origin: String?
     @OptionGroup var global: GlobalOptions
 

@@ -31,7 +31,7 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let status = try global.open().logStatus(asOf: clock.asOfValue)
+                let status = try global.openViewing(asOf: clock.asOfValue).logStatus(asOf: clock.asOfValue)
                 Human.absoluteTimes = clock.utc
                 if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
             }
@@ -59,7 +59,7 @@ struct LogCommand: ParsableCommand {
                 let style = TimeStyle(now: clock.nowValue ?? environmentNow(), utc: clock.utc)
                 let shortenCodes = Output.stdoutIsTerminal
                 var rows: [(seq: String, at: String, what: String)] = []
-                let store = try global.open()
+                let store = try global.openViewing(asOf: clock.asOfValue)
                 if global.json {
                     try store.tail(filter.filter(last: filter.n ?? 10), asOf: clock.asOfValue) { out.append($0) }
                 } else {
@@ -67,13 +67,14 @@ struct LogCommand: ParsableCommand {
                         rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
                     }
                 }
+                out.flush()
+                guard !rows.isEmpty else { return }
                 let seqWidth = rows.map(\.seq.count).max() ?? 0, atWidth = rows.map { displayWidth($0.at) }.max() ?? 0
-                for row in rows {
+                Pager.page(rows.map { row in
                     let seq = String(repeating: " ", count: seqWidth - row.seq.count) + row.seq
                     let at = row.at + String(repeating: " ", count: atWidth - displayWidth(row.at))
-                    out.append(Array("\(seq)  \(at)  \(row.what)\n".utf8))
-                }
-                out.flush()
+                    return "\(seq)  \(at)  \(row.what)"
+                }.joined(separator: "\n"))
             }
         }
     }
@@ -102,7 +103,7 @@ struct LogCommand: ParsableCommand {
             try runReporting {
                 let given = digest.flatMap(LogDigest.init)
                 // Without --as-of, the kept checkpoint (proofs.md §2) is checked too, in the chain's pass.
-                let outcome = try global.open().verify(digest: given, asOf: clock.asOfValue)
+                let outcome = try global.openViewing(asOf: clock.asOfValue).verify(digest: given, asOf: clock.asOfValue)
                 switch outcome {
                 case let .ok(events, head):
                     if global.json {
@@ -138,7 +139,7 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                Output.print(try global.open().head(asOf: clock.asOfValue).digest)
+                Output.print(try global.openViewing(asOf: clock.asOfValue).head(asOf: clock.asOfValue).digest)
             }
         }
     }

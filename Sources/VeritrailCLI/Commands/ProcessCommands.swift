@@ -195,6 +195,15 @@ struct SessionCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var retry: RetryOptions
 
+        /// A value of the wrong form is a usage error (64), as `goal set --month 2026-13` is; the rules on the
+        /// values (the end after the start, counts of 0 or more) are the event's (65).
+        func validate() throws {
+            for (name, value) in [("--start", start), ("--end", end)] where ClockTime(value) == nil {
+                throw ValidationError("\(name) must be a time of day HH:MM (24 h, e.g. 18:00), got \"\(value)\"")
+            }
+            if let date, CalendarDate(date) == nil { throw ValidationError("--date must be YYYY-MM-DD, got \"\(date)\"") }
+        }
+
         func run() throws {
             let words = CommandWords(type: .sessionRecorded, options: [
                 "data.username": "--user", "data.sessionId": "--session-id", "data.date": "--date", "data.park": "--park",

@@ -9,14 +9,19 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
         let store = try global.open()
         let answer = try store.answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
         Human.absoluteTimes = clock.utc
-        if global.json { Output.json(answer.json) } else { Output.print(human(answer)) }
+        if global.json { Output.json(answer.json) } else {
+            Pager.page(human(answer))
+            if answer.hiddenByClock > 0 { Output.note(ClockNote.hidden(answer.hiddenByClock, now: answer.now, clock: clock)) }
+        }
     }
 }
 
 extension HistoryWindow: ExpressibleByArgument {}
-/// A status as the spec writes it (`customers --status awaited` is a usage error, projections.md §0); a wrong
-/// one is refused naming the valid ones. `customer status` takes any case (`StatusArgument`).
+/// A status in any case, as `customer status` takes it (`StatusArgument`); a wrong one is refused naming the
+/// valid ones.
 extension CustomerStatus: ExpressibleByArgument {
+    /// In any case, as `customer status USER onboarded` takes it.
+    public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
     public static var allValueStrings: [String] { choices.map(\.rawValue) }
 }
 extension HistoryQuery.ResultFilter: ExpressibleByArgument {}

@@ -53,7 +53,9 @@ struct ScanCommand: ParsableCommand {
             }
             if result == nil { throw ValidationError("--result authentic|counterfeit is needed for a scan") }
         }
-        if batch == "-" && passcodeStdin { throw ValidationError("--batch - reads the scans from stdin: --passcode-stdin can not too") }
+        if batch == "-" && passcodeStdin {
+            throw ValidationError("--batch - and --passcode-stdin would both read stdin: give the scans as a file (--batch FILE), or unlock first (veritrail unlock) and drop --passcode-stdin")
+        }
     }
 
     func run() throws {

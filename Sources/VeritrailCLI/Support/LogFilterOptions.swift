@@ -11,26 +11,36 @@ struct LogFilterOptions: ParsableArguments {
     var actors: [String] = []
     @Option(name: .customLong("type"), help: ArgumentHelp("Only events of this type, e.g. scan.recorded (repeatable: any of them).", valueName: "type"))
     var types: [String] = []
-    @Option(name: .short, help: ArgumentHelp("Only the last N of the events that match.", valueName: "N")) var n: Int?
+    /// Unconditional, so that `-n -1` is told that N must be at least 1, not that a value is missing.
+    @Option(name: .short, parsing: .unconditional, help: ArgumentHelp("Only the last N of the events that match.", valueName: "N"))
+    var n: Int?
 
     func validate() throws {
         guard from >= 1 else { throw ValidationError("--from must be at least 1") }
         if let to, to < from { throw ValidationError("--to must not be below --from") }
         for (name, value) in [("--since", since), ("--until", until)] {
-            if let value, Timestamp(value) == nil {
-                throw ValidationError("\(name) must be a time like 2026-11-20T09:00:00Z, got \"\(value)\"")
+            if let value, Timestamp(typed: value) == nil {
+                throw ValidationError("\(name) must be a time (\(Timestamp.typedForms)), got \"\(value)\"")
             }
+        }
+        do {
+            try ReversedRange.check(sinceTime.map { ("--since", $0) }, untilTime.map { ("--until", $0) })
+        } catch {
+            throw ValidationError(error.description)
         }
         for type in types where EventType(rawValue: type) == nil {
             throw ValidationError("--type must be an event type (\(EventType.choices.map(\.rawValue).joined(separator: ", "))), got \"\(type)\"")
         }
-        if let n, n < 1 { throw ValidationError("-n must be at least 1") }
+        if let n, n < 1 { throw ValidationError("-n must be at least 1, got \(n)") }
     }
+
+    var sinceTime: Timestamp? { since.flatMap { Timestamp(typed: $0) } }
+    var untilTime: Timestamp? { until.flatMap { Timestamp(typed: $0) } }
 
     /// The filter, keeping the last `last` matches (`-n`). The library checks its actors (an `--actor`
     /// that never had an account is refused, exit 65) and cuts it at `--as-of`.
     func filter(last: Int?) -> LogFilter {
-        LogFilter(from: from, through: to ?? .max, since: since.flatMap { Timestamp($0) }, until: until.flatMap { Timestamp($0) },
+        LogFilter(from: from, through: to ?? .max, since: sinceTime, until: untilTime,
                   actors: Set(actors), types: Set(types.compactMap { EventType(rawValue: $0) }), last: last)
     }
 }

@@ -19,6 +19,12 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Machine output: exactly the JSON of the spec on stdout.")
     var json = false
 
+    @Option(help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Print long output straight to the terminal, not through the pager (PAGER, default less -FRX).")
+    var noPager = false
+
     var storeDirectory: String { store ?? environment("VERITRAIL_STORE") ?? "./.veritrail" }
 
     /// `--secrets`, else `VERITRAIL_SECRETS`; nil for the default, beside the data.
@@ -28,6 +34,8 @@ struct GlobalOptions: ParsableArguments {
 
     /// An empty store path would be taken as the file system's root by LMDB (`/data.mdb`).
     func validate() throws {
+        Terminal.colorChoice = color
+        Pager.disabled = noPager || json
         if store?.isEmpty == true { throw ValidationError("--store must name a directory, got an empty path") }
         if secrets?.isEmpty == true { throw ValidationError("--secrets must name a file, got an empty path") }
         if store == nil, environment("VERITRAIL_STORE")?.isEmpty == true {
@@ -39,6 +47,14 @@ struct GlobalOptions: ParsableArguments {
     /// clock (`environmentNow`); `mapSize` as `VeritrailStore.open` takes it.
     func open(mapSize: Int? = nil) throws -> VeritrailStore {
         try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize, secrets: secretsFile)
+    }
+
+    /// Opens the existing store for a command that reads the log itself (the `log` commands, `export`),
+    /// refusing an `--as` that is unknown or deleted in the log as `asOf` keeps it (exit 65).
+    func openViewing(asOf: AsOf?) throws -> VeritrailStore {
+        let store = try open()
+        if let actingUser { try store.checkViewer(actingUser, asOf: asOf) }
+        return store
     }
 }
 
@@ -52,26 +68,31 @@ struct ClockOptions: ParsableArguments {
 
     func validate() throws {
         if let asOf, AsOf(asOf) == nil {
-            throw ValidationError("--as-of must be a seq (digits) or a time like 2026-11-20T09:00:00Z, got \"\(asOf)\"")
+            throw ValidationError("--as-of must be a seq (digits) or a time (\(Timestamp.typedForms)), got \"\(asOf)\"")
         }
-        if let now, Timestamp(now) == nil {
-            throw ValidationError("--now must be a time like 2026-11-20T09:00:00Z, got \"\(now)\"")
+        if let now, Timestamp(typed: now) == nil {
+            throw ValidationError("--now must be a time (\(Timestamp.typedForms)), got \"\(now)\"")
         }
-        if let env = environment("VERITRAIL_NOW"), Timestamp(env) == nil {
-            throw ValidationError("VERITRAIL_NOW must be a time like 2026-11-20T09:00:00Z, got \"\(env)\"")
-        }
+        try checkEnvironmentNow()
     }
 
     @Flag(help: "Show times as the log writes them (UTC), not relative to now (human output).")
     var utc = false
 
     var asOfValue: AsOf? { asOf.flatMap(AsOf.init) }
-    var nowValue: Timestamp? { now.flatMap { Timestamp($0) } }
+    var nowValue: Timestamp? { now.flatMap { Timestamp(typed: $0) } }
 }
 
 /// The clock when neither `--now` nor `--as-of` sets it: `VERITRAIL_NOW`, else the wall clock.
 func environmentNow() -> Timestamp {
-    environment("VERITRAIL_NOW").flatMap { Timestamp($0) } ?? VeritrailStore.wallClock()
+    environment("VERITRAIL_NOW").flatMap { Timestamp(typed: $0) } ?? VeritrailStore.wallClock()
+}
+
+/// Refuses a `VERITRAIL_NOW` that is not a time (a usage error, before anything else).
+func checkEnvironmentNow() throws {
+    if let env = environment("VERITRAIL_NOW"), Timestamp(typed: env) == nil {
+        throw ValidationError("VERITRAIL_NOW must be a time (\(Timestamp.typedForms)), got \"\(env)\"")
+    }
 }
 
 func environment(_ name: String) -> String? {

@@ -28,9 +28,11 @@ final class Progress {
         Array("\r\(label) \(bar) \(percent)%\(count)".utf8).withUnsafeBytes { Output.writeAll(2, $0) }
     }
 
-    /// Clears the bar's line.
+    /// Clears the bar's line, so that what the command prints next starts on a clean line; call it before
+    /// printing the result (stdout and stderr share the terminal). A second call does nothing.
     func finish() {
         guard shownPercent >= 0 else { return }
+        shownPercent = -1
         Array("\r\u{1B}[K".utf8).withUnsafeBytes { Output.writeAll(2, $0) }
     }
 }

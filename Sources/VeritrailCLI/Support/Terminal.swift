@@ -1,8 +1,28 @@
+import ArgumentParser
 import SystemCalls
 
-/// What the terminal allows: colour (only on a terminal, never with `NO_COLOR`) and its width.
+/// `--color`: `auto` colours on a terminal only, unless `NO_COLOR` is set to a non-empty value (no-color.org).
+enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
+    case auto, always, never
+}
+
+/// What the terminal allows: colour (`--color`; by default only on a terminal, never with `NO_COLOR`) and its
+/// width.
 enum Terminal {
-    static let colors: Bool = Output.stdoutIsTerminal && CurrentProcess.environment("NO_COLOR") == nil
+    /// `--color`, set once the command line is read (`GlobalOptions.validate`).
+    nonisolated(unsafe) static var colorChoice = ColorChoice.auto
+
+    static var colors: Bool {
+        switch colorChoice {
+        case .always: true
+        case .never: false
+        case .auto: automaticColors
+        }
+    }
+
+    /// cli.md §1 and §8: on a terminal, unless `NO_COLOR` holds a value (an empty one does not count) or the
+    /// terminal is `dumb`.
+    private static let automaticColors: Bool = Output.stdoutIsTerminal && (CurrentProcess.environment("NO_COLOR") ?? "").isEmpty
         && CurrentProcess.environment("TERM") != "dumb"
 
     /// The width tables are cut to: the terminal's when stdout is one, else none (cli.md §7: a table written to

@@ -48,11 +48,27 @@ func decodeLine(_ line: UnsafeRawBufferPointer, number: Int?, scanner: JSONScann
     do {
         value = try JSONValue.parse(line)
     } catch {
-        throw .malformed("not valid JSON: \(error)", line: number)
+        throw .malformed("not valid JSON: \(error)\(notNDJSONHint(line))", line: number)
     }
     do {
         return try EventJSON.decode(value)
     } catch {
         throw .ruleBroken(error, line: number)
     }
+}
+
+/// What to do with a line that is not JSON because the file is not NDJSON at all: a CSV (a line with commas
+/// or semicolons and no `{`), or JSON written over several lines (a line that opens an object or an array and
+/// does not close it). Empty for any other line.
+func notNDJSONHint(_ line: UnsafeRawBufferPointer) -> String {
+    let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 }
+    guard let first = trimmed.first else { return "" }
+    let last = line.reversed().first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+    if (first == 0x7B && last != 0x7D) || (first == 0x5B && last != 0x5D) {
+        return "\nthis file looks like JSON written over several lines: import takes NDJSON, one whole event per line (`jq -c . FILE` writes it so)"
+    }
+    if !line.contains(0x7B), line.contains(0x2C) || line.contains(0x3B) {
+        return "\nthis file looks like CSV: import takes NDJSON events, one per line; to record scans from a CSV, use `veritrail scan --batch FILE`"
+    }
+    return ""
 }

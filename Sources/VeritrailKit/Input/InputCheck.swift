@@ -10,6 +10,9 @@ struct InputCheck {
     /// memory or disk.
     static let maxLineBytes = 1 << 20
 
+    /// Whether every line must be a JSON object (NDJSON events); the records of a scan batch may be CSV rows.
+    var linesAreObjects = true
+
     /// The line being read (1-based), and how many bytes of it were seen.
     private(set) var line = 1
     private var length = 0
@@ -69,7 +72,7 @@ struct InputCheck {
     }
 
     private mutating func endLine() throws(VeritrailError) {
-        if first != 0 && (first != UInt8(ascii: "{") || last != UInt8(ascii: "}")) {
+        if linesAreObjects && first != 0 && (first != UInt8(ascii: "{") || last != UInt8(ascii: "}")) {
             throw refusal("is not a JSON object (an event is one JSON object per line)")
         }
         line += 1
@@ -78,5 +81,7 @@ struct InputCheck {
         last = 0
     }
 
-    private func refusal(_ what: String) -> VeritrailError { .malformed("the line \(what); nothing was imported", line: line) }
+    private func refusal(_ what: String) -> VeritrailError {
+        .malformed("the line \(what); nothing was \(linesAreObjects ? "imported" : "recorded")", line: line)
+    }
 }

@@ -53,7 +53,16 @@ final class LineReader {
         try self.init(FileDescriptor(rawValue: fd), owning: false, name: "the input")
     }
 
-    private init(_ file: FileDescriptor, owning: Bool, name: String) throws(VeritrailError) {
+    /// Reads `fd` whose lines need not be JSON objects (a scan batch's CSV rows from a pipe).
+    convenience init(fileDescriptor fd: Int32, linesAreObjects: Bool) throws(VeritrailError) {
+        try self.init(FileDescriptor(rawValue: fd), owning: false, name: "the input", linesAreObjects: linesAreObjects)
+    }
+
+    /// Whether a pipe's lines are checked to be JSON objects as they are spooled (`InputCheck`).
+    private let linesAreObjects: Bool
+
+    private init(_ file: FileDescriptor, owning: Bool, name: String, linesAreObjects: Bool = true) throws(VeritrailError) {
+        self.linesAreObjects = linesAreObjects
         self.file = file
         ownsDescriptor = owning
         self.name = name
@@ -92,6 +101,7 @@ final class LineReader {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { chunk.deallocate() }
         var check = InputCheck()
+        check.linesAreObjects = linesAreObjects
         while true {
             let n: Int
             do {

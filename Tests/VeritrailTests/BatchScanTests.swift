@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Issue #23.9: `scan --batch` as people use it: CSV from a pipe, every bad row reported, `;` files, and a
+/// word on what it does.
+@Suite struct BatchScanTests {
+    private func onCopy(_ args: [String], stdin: String? = nil, _ check: (RunResult, URL) throws -> Void) throws {
+        try Stores.withDemoCopy { store in
+            let r = try CLI.run(args + ["--store", store.path], stdin: stdin.map { Data($0.utf8) })
+            try check(r, store)
+        }
+    }
+
+    private func scans(in store: URL) throws -> Int {
+        let status = try CLI.run(["log", "status", "--json", "--store", store.path])
+        return ((status.json as? [String: Any])?["byType"] as? [String: Any])?["scan.recorded"] as? Int ?? -1
+    }
+
+    /// CSV read from stdin through a pipe (`--batch -`), with its header, is recorded (it was refused in
+    /// import's words).
+    @Test func csvFromStdinIsRecorded() throws {
+        let csv = "code,productName,category,result\nC-b1,Serum,Cosmetics,authentic\nC-b2,Boot,Footwear,counterfeit\n"
+        try Stores.withDemoCopy { store in
+            // A real pipe, as `cat scans.csv | veritrail scan --batch -` gives it.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "printf '%s' \"$CSV\" | \"$VT\" scan --batch - --as ines --store \"$STORE\""]
+            process.environment = ["CSV": csv, "VT": try CLI.binary().path, "STORE": store.path, "VERITRAIL_NOW": "2026-11-21T09:00:00Z",
+                                   "PATH": "/usr/bin:/bin"]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            // ines is not unlocked: the batch is read and checked, then the gate asks for the passcode (77).
+            #expect(!said.contains("not a JSON object") && !said.contains("imported"), "\(said)")
+            #expect(process.terminationStatus == 77, "\(said)")
+        }
+        // Unlocked first, the same pipe records both scans.
+        try Stores.withDemoCopy { store in
+            let before = try scans(in: store)
+            #expect(try CLI.run(["unlock", "--as", "ines", "--passcode-stdin", "--store", store.path], stdin: Data("1234\n".utf8)).exit == 0)
+            let r = try CLI.run(["scan", "--batch", "-", "--as", "ines", "--store", store.path], stdin: Data(csv.utf8))
+            #expect(r.exit == 0 && r.stdout.contains("recorded 2 scans"), "\(r.transcript)")
+            let after = try scans(in: store)
+            #expect(after == before + 2)
+        }
+    }
+
+    @Test func batchFromStdinAndPasscodeFromStdinAreToldWhatToDo() throws {
+        try onCopy(["scan", "--batch", "-", "--passcode-stdin", "--as", "ines"], stdin: "1234\n") { r, _ in
+            #expect(r.exit == 64 && r.stderr.contains("both read stdin") && r.stderr.contains("--batch FILE") && !r.stderr.contains("can not too"),
+                    "\(r.transcript)")
+        }
+    }
+
+    @Test func everyBadRowIsReportedAndNothingWritten() throws {
+        let csv = "code,productName,category,result\nC-1,P,c,authentic\nC-2,P,c,maybe\nC-3,,c,authentic\nC-4,P,c\n"
+        let file = TempDir.fresh("bad.csv")
+        try Data(csv.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, store in
+            #expect(r.exit == 65, "\(r.transcript)")
+            #expect(r.stderr.contains("3 records refused"), "\(r.transcript)")
+            #expect(r.stderr.contains("(line 3): result: must be") && r.stderr.contains("(line 4): productName: is required")
+                    && r.stderr.contains("line 5: 3 fields, the header has 4"), "\(r.transcript)")
+            let after = try scans(in: store), demo = try scans(in: Stores.demo)
+            #expect(after == demo)
+        }
+    }
+
+    @Test(arguments: [";", "\t"])
+    func aSemicolonOrTabSeparatedFileIsRead(separator: String) throws {
+        let rows = [["code", "productName", "category", "result"], ["C-s1", "Crème; 30 ml", "Cosmetics", "authentic"]]
+        let csv = rows.map { $0.map { $0.contains(separator) ? "\"\($0)\"" : $0 }.joined(separator: separator) }.joined(separator: "\n") + "\n"
+        let file = TempDir.fresh("semi.csv")
+        try Data(csv.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, store in
+            #expect(r.exit == 0 && r.stdout.contains("recorded 1 scans"), "\(r.transcript)")
+            let shown = try CLI.run(["history", "--search", "C-s1", "--window", "all", "--json", "--store", store.path])
+            #expect(shown.stdout.contains("Crème; 30 ml"), "\(shown.transcript)")
+        }
+    }
+}
