@@ -102,7 +102,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], swiftSettings: strict),
+        ], resources: [.embedInCode("Resources/openapi.json")], swiftSettings: strict),
         .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI", "VeritrailServer"], swiftSettings: strict),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections", "SystemCalls"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
