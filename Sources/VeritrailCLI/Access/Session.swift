@@ -35,23 +35,14 @@ struct Session {
     /// holds since (a later write may have undone it): `"alreadyRecorded": true` beside the events with
     /// `--json`, else `already recorded (seq N, event ID): nothing written`.
     func report(_ appended: [AppendedEvent], _ sentence: String) {
-        let already = Session.alreadyRecorded(appended)
+        let already = Answers.alreadyRecorded(appended)
         if global.json {
-            var members: [(String, JSONValue)] = [("events", .array(appended.map { e in
-                J.object([("seq", J.int(e.seq)), ("id", J.string(e.id)), ("type", J.string(e.type.rawValue))])
-            }))]
-            if already { members.append(("alreadyRecorded", .bool(true))) }
-            Output.json(J.object(members))
+            Output.json(Answers.events(appended))
         } else if already, let last = appended.last {
             Output.print("already recorded (seq \(last.seq), event \(appended[0].id)): nothing written")
         } else {
             Output.print(sentence + (appended.last.map { " (seq \($0.seq), event \(appended[0].id))" } ?? ""))
         }
-    }
-
-    /// Whether a write found every one of its events logged already (a retry under `--id`): it wrote nothing.
-    static func alreadyRecorded(_ appended: [AppendedEvent]) -> Bool {
-        !appended.isEmpty && !appended.contains(where: \.isNew)
     }
 }
 
