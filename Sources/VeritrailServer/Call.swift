@@ -126,6 +126,19 @@ extension JSONObject {
         }
     }
 
+    /// A member that must be an object whose members are all among `allowed` (`address`, `company`).
+    func object(_ key: String, allowed: Set<String>) throws(Problem) -> JSONObject? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .object(let object)?:
+            for member in object.keys where !allowed.contains(member) {
+                throw Problem.badRequest("unknown field \"\(key).\(member.prefix(100))\" (\(key) takes \(allowed.sorted().joined(separator: ", ")))")
+            }
+            return object
+        default: throw Problem.badRequest("the field \"\(key)\" must be an object")
+        }
+    }
+
     /// A member that must be one of an enumeration's raw values.
     func choice<T: RawRepresentable>(_ key: String, _ type: T.Type, required: Bool = false) throws(Problem) -> T? where T.RawValue == String {
         guard let text = try string(key, required: required) else { return nil }

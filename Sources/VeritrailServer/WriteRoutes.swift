@@ -45,20 +45,22 @@ extension Routes {
         }
         table.add(.post, "/v1/accounts") { call in
             try call.query.check([])
-            let body = try await call.jsonObject(allowed: ["username", "name", "email", "role", "phone", "website", "street", "suite",
-                                                          "city", "zipcode", "country", "company", "catchPhrase", "bs", "passcode"])
+            let body = try await call.jsonObject(allowed: ["username", "name", "email", "role", "phone", "website", "address",
+                                                          "country", "company", "passcode"])
             var account = NewAccount(username: try body.required("username"), name: try body.required("name"),
                                      email: try body.required("email"), role: try body.choice("role", Role.self) ?? .customer)
             account.phone = try body.string("phone")
             account.website = try body.string("website")
-            account.street = try body.string("street")
-            account.suite = try body.string("suite")
-            account.city = try body.string("city")
-            account.zipcode = try body.string("zipcode")
+            let address = try body.object("address", allowed: AccountFields.address)
+            account.street = try address?.string("street")
+            account.suite = try address?.string("suite")
+            account.city = try address?.string("city")
+            account.zipcode = try address?.string("zipcode")
             account.country = try body.string("country")
-            account.company = try body.string("company")
-            account.catchPhrase = try body.string("catchPhrase")
-            account.bs = try body.string("bs")
+            let company = try body.object("company", allowed: AccountFields.company)
+            account.company = try company?.string("name")
+            account.catchPhrase = try company?.string("catchPhrase")
+            account.bs = try company?.string("bs")
             let passcode = try body.string("passcode")
             let options = try writeOptions(call)
             let store = call.state.store
@@ -80,20 +82,21 @@ extension Routes {
         }
         table.add(.patch, "/v1/accounts/{user}") { call in
             try call.query.check([])
-            let body = try await call.jsonObject(allowed: ["name", "phone", "website", "street", "suite", "city", "zipcode", "country",
-                                                          "company", "catchPhrase", "bs"])
+            let body = try await call.jsonObject(allowed: ["name", "phone", "website", "address", "country", "company"])
             var changes = AccountChanges()
             changes.name = try body.string("name")
             changes.phone = try body.string("phone")
             changes.website = try body.string("website")
-            changes.street = try body.string("street")
-            changes.suite = try body.string("suite")
-            changes.city = try body.string("city")
-            changes.zipcode = try body.string("zipcode")
+            let address = try body.object("address", allowed: AccountFields.address)
+            changes.street = try address?.string("street")
+            changes.suite = try address?.string("suite")
+            changes.city = try address?.string("city")
+            changes.zipcode = try address?.string("zipcode")
             changes.country = try body.string("country")
-            changes.company = try body.string("company")
-            changes.catchPhrase = try body.string("catchPhrase")
-            changes.bs = try body.string("bs")
+            let company = try body.object("company", allowed: AccountFields.company)
+            changes.company = try company?.string("name")
+            changes.catchPhrase = try company?.string("catchPhrase")
+            changes.bs = try company?.string("bs")
             let options = try writeOptions(call)
             let actor = try await call.authenticate().username
             let store = call.state.store
@@ -251,4 +254,11 @@ extension Routes {
         let isNew = appended.isEmpty || appended.contains(where: \.isNew)
         return Responses.json(Answers.events(appended), status: isNew ? .created : .ok)
     }
+}
+
+/// The members of an account's `address` and `company` objects, under their names of events.md
+/// `account.registered` (`country`, beside them, only helps place the city).
+enum AccountFields {
+    static let address: Set<String> = ["street", "suite", "city", "zipcode"]
+    static let company: Set<String> = ["name", "catchPhrase", "bs"]
 }

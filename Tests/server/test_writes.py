@@ -65,7 +65,7 @@ def test_every_write_route(server):
     assert ok(server.post("/v1/accounts", admin, json={"username": "nina", "name": "Nina N", "email": "nina@example.org",
                                                       "role": "inspector"}))[0]["type"] == "account.registered"
     self_registered = ok(server.post("/v1/accounts", json={"username": "zed", "name": "Zed Z", "email": "zed@example.org",
-                                                            "street": "1 Main St", "city": "Lyon", "zipcode": "69001", "passcode": "4321"}))
+                                                            "address": {"street": "1 Main St", "city": "Lyon", "zipcode": "69001"}, "passcode": "4321"}))
     assert [e["type"] for e in self_registered] == ["account.registered", "passcode.set"]
     assert server.sign_in("zed", "4321")
     assert ok(server.request("PATCH", "/v1/accounts/nina", admin, json={"name": "Nina Nova"}))[0]["type"] == "account.updated"
