@@ -17,7 +17,7 @@ import PackageDescription
 //                replay), and every query of the spec
 //   Proofs       the RFC 6962 Merkle tree over the log, signed checkpoints and proofs (proofs.md)
 //   GazetteerData the gazetteer's data, embedded in the binary
-//   DashboardFiles the web dashboard's files (Sources/DashboardFiles/web), embedded in the binary
+//   ServedFiles  the files the server sends as they are: the web dashboard and the OpenAPI document, embedded
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
 //   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
 //                through one loop, answers queries
@@ -69,8 +69,8 @@ let package = Package(
         ], swiftSettings: optimized),
         // The gazetteer's TSVs are compiled into the binary by GazetteerData (C23 #embed), not shipped beside it.
         .target(name: "GazetteerData"),
-        // The dashboard's HTML, CSS and JavaScript, compiled into the binary likewise (server.md §9).
-        .target(name: "DashboardFiles", exclude: ["web"]),
+        // The files the server sends as they are (the dashboard, the OpenAPI document), compiled in likewise.
+        .target(name: "ServedFiles", exclude: ["dashboard", "openapi.json"]),
         .target(name: "Geocoding", dependencies: ["GazetteerData", "SystemCalls"], exclude: ["Resources"], swiftSettings: strict),
         .target(name: "Engine", dependencies: [
             "Domain", "EventLog", "Projections", "Proofs", "LMDB", "StrictJSON", "SystemCalls",

@@ -1,18 +1,22 @@
-// The dashboard embedded with C23's #embed, as GazetteerData embeds the gazetteer: no generated source, no copy.
-#include "DashboardFiles.h"
+// The served files embedded with C23's #embed, as GazetteerData embeds the gazetteer: no generated source, no copy.
+#include "ServedFiles.h"
 
 #pragma clang diagnostic ignored "-Wc23-extensions"
 
 static const unsigned char index_html[] = {
-#embed "web/index.html"
+#embed "dashboard/index.html"
 };
 
 static const unsigned char app_js[] = {
-#embed "web/app.js"
+#embed "dashboard/app.js"
 };
 
 static const unsigned char app_css[] = {
-#embed "web/app.css"
+#embed "dashboard/app.css"
+};
+
+static const unsigned char openapi_json[] = {
+#embed "openapi.json"
 };
 
 const unsigned char *veritrail_dashboard_index_html(size_t *size) {
@@ -28,4 +32,9 @@ const unsigned char *veritrail_dashboard_app_js(size_t *size) {
 const unsigned char *veritrail_dashboard_app_css(size_t *size) {
     *size = sizeof(app_css);
     return app_css;
+}
+
+const unsigned char *veritrail_openapi_json(size_t *size) {
+    *size = sizeof(openapi_json);
+    return openapi_json;
 }
