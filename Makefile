@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps browser-deps test-dashboard build release demo test test-reliability bench clean install uninstall
+.PHONY: deps reliability-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -62,9 +62,14 @@ uninstall:
 
 # The unit and end-to-end suite, then a short run of the reliability suite (kills, races, a full disk,
 # damaged files: scripts/reliability.sh).
-test: build reliability-deps
+test: build reliability-deps server-test-deps
 	$(SWIFT) test
 	scripts/reliability.sh .build/debug/veritrail
+	python3 -m pytest -q Tests/server
+
+# The server's tests talk HTTP to a real `veritrail serve` with requests, under pytest (Tests/server).
+server-test-deps:
+	@python3 -c 'import pytest, requests' 2>/dev/null || python3 -m pip install -q pytest requests
 
 # The dashboard in headless Chromium against `veritrail serve` on the demo store; its screenshots go to
 # .build/dashboard-screenshots (docs/screenshots holds the README's copies).

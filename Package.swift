@@ -24,6 +24,9 @@ import PackageDescription
 //   VeritrailKit the library (product `Veritrail`): a store, every command and query, import, audit and proofs,
 //                typed errors; it re-exports Domain and StrictJSON, the words its API speaks
 //   VeritrailCLI the `veritrail` commands: parse, call VeritrailKit, render (it imports nothing else of the engine)
+//   VeritrailServer `veritrail serve`: the HTTP API of server.md on Hummingbird; like the CLI it parses, calls
+//                VeritrailKit, renders; the `veritrail` executable adds its `serve` command to the CLI's root, so
+//                that the CLI itself never links SwiftNIO
 /// Strictness on every target, as swift-log does: `any` spelled out, members visible only through the modules a
 /// file imports, and imports internal unless a file says `public import`.
 let strict: [SwiftSetting] = [
@@ -48,6 +51,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The server (server.md): Hummingbird without its swift-configuration trait, swift-log for the access
+        // log, swift-service-lifecycle for SIGTERM/SIGINT, swift-metrics and swift-prometheus for /metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
@@ -84,7 +95,18 @@ let package = Package(
         ], swiftSettings: strict),
         .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "Geocoding", "LMDB", "Projections", "Proofs", "StrictJSON", "SystemCalls"],
                 swiftSettings: strict),
-        .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI"], swiftSettings: strict),
+        .target(name: "VeritrailServer", dependencies: [
+            "VeritrailKit", "SystemCalls",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI", "VeritrailServer"], swiftSettings: strict),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections", "SystemCalls"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),

@@ -88,6 +88,9 @@ public struct PasscodeAttempt: Sendable, Equatable {
     public var lockout: Lockout
     /// The attempt's time.
     public var at: Timestamp
+    /// The seq of the `passcode.attempted` event that records it: a session granted by it (server.md §2)
+    /// ends with any later event of the account's that ends access (a new passcode, a lockout, deletion).
+    public var seq: UInt64
 
     /// Whole seconds the account stays locked out after the attempt (0 when it is not).
     public var lockedSeconds: Int64 {
@@ -128,7 +131,8 @@ extension Store {
                 let event = IncomingEvent(at: at, actor: username,
                                           payload: .passcodeAttempted(PasscodeAttempted(username: username, outcome: outcome)))
                 _ = try appender.append(event)
-                return PasscodeAttempt(outcome: outcome, lockout: try appender.models.account(username)?.lockout ?? gate, at: at)
+                return PasscodeAttempt(outcome: outcome, lockout: try appender.models.account(username)?.lockout ?? gate, at: at,
+                                       seq: appender.head.seq)
             }
             if let attempt { return attempt }
         }

@@ -15,8 +15,8 @@ enum CommandLineRepair {
     /// `arguments` (without the program name, global options already after the command) with a leading
     /// `-` argument of a command of `dashArguments` moved after `--`; or the usage failure for an unknown
     /// command, with the nearest known one.
-    static func repair(_ arguments: [String]) throws(Failure) -> [String] {
-        var command: any ParsableCommand.Type = Veritrail.self
+    static func repair(_ arguments: [String], root: any ParsableCommand.Type = Veritrail.self) throws(Failure) -> [String] {
+        var command: any ParsableCommand.Type = root
         var path: [String] = []
         var i = 0
         // Walk down the command names.

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import VeritrailKit
 
 /// Lets the global options come before the command's name too (cli.md §1 welcomes it):
@@ -33,14 +33,25 @@ enum GlobalOptionsFirst {
 extension Veritrail {
     /// Runs the command line, with global options accepted before the command's name, a mistyped command
     /// answered with a suggestion (exit 64) and dash-led values taken as values (`CommandLineRepair`).
-    public static func runCommandLine() {
+    ///
+    /// `root` is `Veritrail` itself, or a root that adds commands of other targets to it (`veritrail serve`,
+    /// whose target links the HTTP server): the command line stays free of what those commands need.
+    public static func runCommandLine(root: any ParsableCommand.Type = Veritrail.self) {
         VeritrailStore.exitOnStoreFault(withCode: Failure.storeFailed, prefix: "veritrail: ")
         let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
         do {
-            main(try CommandLineRepair.repair(arguments))
+            root.main(try CommandLineRepair.repair(arguments, root: root))
         } catch {
             Output.error(error.message)
             Veritrail.exit(withError: ExitCode(error.code))
         }
+    }
+
+    /// This command's configuration with `commands` added to its subcommands: the root of a program that
+    /// offers the command line and more.
+    public static func configuration(adding commands: [any ParsableCommand.Type]) -> CommandConfiguration {
+        var configuration = Veritrail.configuration
+        configuration.subcommands += commands
+        return configuration
     }
 }

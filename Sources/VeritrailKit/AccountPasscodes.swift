@@ -9,19 +9,21 @@ public typealias NewPasscodeProvider = (_ username: String) throws -> String
 extension VeritrailStore {
     /// Enters `actor`'s passcode (`veritrail unlock`): the attempt is recorded whatever its outcome; when
     /// granted, `actor` may write for the next fifteen minutes. `.notAllowed` when denied or locked out.
-    public func unlock(_ actor: String, passcode: String) throws(VeritrailError) {
+    @discardableResult
+    public func unlock(_ actor: String, passcode: String) throws(VeritrailError) -> Grant {
         try unlock(actor, passcode: { _ in passcode })
     }
 
     /// Enters `actor`'s passcode as `unlock(_:passcode:)` does, asking `passcode` for it only once `actor`
     /// is known to be an active account (`.unknown` before anything is asked). Nil, or what `passcode`
     /// throws (kept as the cause), is `.notAllowed`.
-    public func unlock(_ actor: String, passcode: PasscodeProvider) throws(VeritrailError) {
+    @discardableResult
+    public func unlock(_ actor: String, passcode: PasscodeProvider) throws(VeritrailError) -> Grant {
         _ = try VeritrailError.catching { try store.activeAccount(actor) }
         guard let given = try VeritrailError.fromCaller({ try passcode(actor) }) else {
             throw .notAllowed("no passcode given", lockedSeconds: nil, cause: nil)
         }
-        try attempt(actor, passcode: given)
+        return try attempt(actor, passcode: given)
     }
 
     /// Sets a passcode (`veritrail passcode set`): one's own (`target` nil or `actor`) after checking the

@@ -30,13 +30,14 @@ extension VeritrailStore {
     /// Checks `passcode` for `actor` and records the attempt in a transaction of its own: `locked` without
     /// checking while locked out, else `granted` or `denied`. Throws `.notAllowed` unless granted (with the
     /// lockout's seconds when the attempt locked the account or found it locked).
-    func attempt(_ actor: String, passcode: String) throws(VeritrailError) {
+    @discardableResult
+    func attempt(_ actor: String, passcode: String) throws(VeritrailError) -> Grant {
         let attempt = try VeritrailError.catching {
             try store.attemptPasscode(actor, clock: clock) { credential in try Passcodes.matches(passcode, credential) }
         }
         switch attempt.outcome {
         case .granted:
-            return
+            return Grant(seq: attempt.seq, at: attempt.at)
         case .locked:
             throw .notAllowed(Gatekeeper.lockedMessage(actor, seconds: attempt.lockedSeconds),
                               lockedSeconds: attempt.lockedSeconds, cause: nil)
@@ -113,6 +114,14 @@ extension Gatekeeper {
         }
         return id
     }
+}
+
+/// A granted passcode attempt: the `passcode.attempted` event that opened access for fifteen minutes.
+public struct Grant: Sendable, Equatable {
+    /// The seq of the granted attempt in the log.
+    public var seq: UInt64
+    /// Its time: access stays open until 900 s after it, unless a later event of the account ends it.
+    public var at: Timestamp
 }
 
 extension VeritrailStore {

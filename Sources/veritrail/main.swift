@@ -1,3 +1,12 @@
+import ArgumentParser
 import VeritrailCLI
+import VeritrailServer
 
-Veritrail.runCommandLine()
+/// The `veritrail` program: the command line with `serve` added. The command line's target does not link
+/// the HTTP server (SwiftNIO, Hummingbird); this root composes the two, so that each target keeps to its
+/// own dependencies and the commands' help lists `serve` beside the others.
+struct VeritrailProgram: ParsableCommand {
+    static let configuration = Veritrail.configuration(adding: [ServeCommand.self])
+}
+
+Veritrail.runCommandLine(root: VeritrailProgram.self)

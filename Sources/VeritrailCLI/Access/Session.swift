@@ -32,9 +32,7 @@ struct Session {
     /// the last event's seq and the first event's id (the `--id` of a retry).
     func report(_ appended: [AppendedEvent], _ sentence: String) {
         if global.json {
-            Output.json(J.object([("events", .array(appended.map { e in
-                J.object([("seq", J.int(e.seq)), ("id", J.string(e.id)), ("type", J.string(e.type.rawValue))])
-            }))]))
+            Output.json(Answers.events(appended))
         } else {
             Output.print(sentence + (appended.last.map { " (seq \($0.seq), event \(appended[0].id))" } ?? ""))
         }

@@ -43,8 +43,7 @@ struct ImportCommand: ParsableCommand {
                 : try VeritrailStore.importNDJSON(path: file, into: directory, origin: origin, progress: progress)
             let head = HeadDigest(summary.head)
             if global.json {
-                Output.json(J.object([("appended", J.int(summary.appended)), ("existing", J.int(summary.existing)),
-                                      ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(head.hash))]))]))
+                Output.json(Answers.imported(summary))
             } else {
                 let (appended, existing) = (summary.appended, summary.existing)
                 let already = existing > 0 ? " (\(existing) already in the log)" : ""

@@ -104,8 +104,7 @@ struct LogCommand: ParsableCommand {
                 switch outcome {
                 case let .ok(events, head):
                     if global.json {
-                        Output.json(J.object([("ok", J.bool(true)), ("events", J.int(events)),
-                                              ("head", J.object([("seq", J.int(head.seq)), ("hash", J.string(Hex.encode(head.hash)))]))]))
+                        Output.json(Answers.verification(outcome))
                     } else {
                         var line = "ok: \(events) event\(events == 1 ? "" : "s") verified"
                         if clock.asOf != nil { line += " (the log as of seq \(head.seq))" }
@@ -115,7 +114,7 @@ struct LogCommand: ParsableCommand {
                     }
                 case let .broken(seq, reason):
                     if global.json {
-                        Output.json(J.object([("ok", J.bool(false)), ("firstBadSeq", J.int(seq)), ("reason", J.string(reason))]))
+                        Output.json(Answers.verification(outcome))
                     } else {
                         Output.print("broken at seq \(seq): \(reason)")
                     }

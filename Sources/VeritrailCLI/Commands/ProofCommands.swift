@@ -18,7 +18,7 @@ extension LogCommand {
             try runReporting {
                 let key = try global.open().verifierKey()
                 if global.json {
-                    Output.json(J.object([("origin", J.string(key.origin)), ("key", J.string(key.text))]))
+                    Output.json(key.json)
                 } else {
                     Output.print(key.text)
                 }
@@ -39,8 +39,7 @@ extension LogCommand {
             try runReporting {
                 let checkpoint = try global.open().checkpoint(size: size)
                 if global.json {
-                    Output.json(J.object([("origin", J.string(checkpoint.origin)), ("size", J.int(checkpoint.size)),
-                                          ("root", J.string(Hex.encode(checkpoint.root))), ("checkpoint", J.string(checkpoint.note))]))
+                    Output.json(checkpoint.json)
                 } else {
                     Output.write(Array(checkpoint.note.utf8))
                 }
@@ -65,11 +64,7 @@ extension LogCommand {
             try runReporting {
                 let proof = try global.open().inclusionProof(seq: seq, size: size)
                 if global.json {
-                    Output.json(J.object([
-                        ("seq", J.int(proof.seq)), ("index", J.int(proof.seq - 1)), ("size", J.int(proof.size)),
-                        ("leafHash", J.string(Hex.encode(proof.leafHash))), ("path", J.array(proof.path.map { J.string(Hex.encode($0)) })),
-                        ("root", J.string(Hex.encode(proof.root))), ("checkpoint", J.string(proof.checkpoint)),
-                    ]))
+                    Output.json(proof.json)
                 } else {
                     Output.write(Array(proof.text.utf8))
                 }
@@ -90,11 +85,7 @@ extension LogCommand {
             try runReporting {
                 let proof = try global.open().consistencyProof(old: old, size: size)
                 if global.json {
-                    Output.json(J.object([
-                        ("old", J.int(proof.old)), ("size", J.int(proof.size)), ("oldRoot", J.string(Hex.encode(proof.oldRoot))),
-                        ("root", J.string(Hex.encode(proof.root))), ("path", J.array(proof.path.map { J.string(Hex.encode($0)) })),
-                        ("checkpoint", J.string(proof.checkpoint)),
-                    ]))
+                    Output.json(proof.json)
                 } else {
                     Output.write(Array(proof.text.utf8))
                 }

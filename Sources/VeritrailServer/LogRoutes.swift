@@ -1,0 +1,120 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import VeritrailKit
+
+/// The log itself (server.md §4, §6): status, digest and verify for any non-customer account; the events
+/// (export) for admins; the key, checkpoints and proofs for anyone (hashes only), as text or, with
+/// `Accept: application/json`, as the commands' `--json` answers.
+extension Routes {
+    static func addLog(_ table: inout RouteTable) {
+        table.add(.get, "/v1/log/status") { call in
+            try call.query.check(["asOf", "as"])
+            let asOf = try call.query.asOf()
+            _ = try await logReader(call)
+            let store = call.state.store
+            return Responses.json(try await call.state.blocking { () throws(VeritrailError) in try store.logStatus(asOf: asOf) })
+        }
+        table.add(.get, "/v1/log/digest") { call in
+            try call.query.check(["asOf", "as"])
+            let asOf = try call.query.asOf()
+            _ = try await logReader(call)
+            let store = call.state.store
+            let head = try await call.state.blocking { () throws(VeritrailError) in try store.head(asOf: asOf) }
+            return Responses.text(head.digest + "\n")
+        }
+        table.add(.get, "/v1/log/verify") { call in
+            try call.query.check(["asOf", "digest", "as"])
+            let asOf = try call.query.asOf()
+            var digest: LogDigest?
+            if let text = call.query["digest"] {
+                guard let value = LogDigest(text) else {
+                    throw Problem.badRequest("digest must be SEQ:HASH (a seq, a colon, 64 lower-case hex digits)")
+                }
+                digest = value
+            }
+            _ = try await logReader(call)
+            let store = call.state.store
+            let given = digest
+            let outcome = try await call.state.blocking { () throws(VeritrailError) in try store.verify(digest: given, asOf: asOf) }
+            return Responses.json(Answers.verification(outcome))
+        }
+        table.add(.get, "/v1/events") { call in
+            try call.query.check(["from", "to", "since", "until", "actor", "type", "as"], repeatable: ["actor", "type"])
+            var filter = LogFilter()
+            filter.from = try call.query.seq("from") ?? 1
+            guard filter.from >= 1 else { throw Problem.badRequest("from must be at least 1") }
+            if let to = try call.query.seq("to") {
+                guard to >= filter.from else { throw Problem.badRequest("to must not be below from") }
+                filter.through = to
+            }
+            filter.since = try call.query.time("since")
+            filter.until = try call.query.time("until")
+            filter.actors = Set(call.query.all("actor"))
+            for text in call.query.all("type") {
+                guard let type = EventType(rawValue: text) else {
+                    throw Problem.badRequest("type must be an event type (\(EventType.choices.map(\.rawValue).joined(separator: ", "))), got \"\(text.prefix(100))\"")
+                }
+                filter.types.insert(type)
+            }
+            _ = try await reader(call, adminOnly: true)
+            let store = call.state.store
+            let kept = filter
+            // One read of the log, gathered, then sent: an export of a large log is for the command line.
+            let bytes = try await call.state.blocking { () throws(VeritrailError) in
+                var out: [UInt8] = []
+                try store.export(filter: kept) { out.append(contentsOf: $0) }
+                return out
+            }
+            return Responses.bytesResponse(bytes, type: Responses.ndjsonType)
+        }
+        addProofs(&table)
+    }
+
+    /// Any account but a customer reads the log's status, digest and verification.
+    static func logReader(_ call: Call) async throws -> String {
+        let viewer = try await call.authenticate()
+        if viewer.isCustomer { throw Problem.forbidden("\(viewer.username) is a customer: a customer reads only what concerns itself") }
+        return viewer.username
+    }
+
+    static func addProofs(_ table: inout RouteTable) {
+        table.add(.get, "/v1/log/key") { call in
+            try call.query.check([])
+            let store = call.state.store
+            let key = try await call.state.blocking { () throws(VeritrailError) in try store.verifierKey() }
+            return wantsJSON(call) ? Responses.json(key.json) : Responses.text(key.text + "\n")
+        }
+        table.add(.get, "/v1/log/checkpoint") { call in
+            try call.query.check(["size"])
+            let size = try call.query.seq("size")
+            let store = call.state.store
+            let checkpoint = try await call.state.blocking { () throws(VeritrailError) in try store.checkpoint(size: size) }
+            return wantsJSON(call) ? Responses.json(checkpoint.json) : Responses.text(checkpoint.note)
+        }
+        table.add(.get, "/v1/log/prove/{seq}") { call in
+            try call.query.check(["size"])
+            let text = call.parameter("seq")
+            guard text.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seq = UInt64(text), seq >= 1 else {
+                throw Problem.badRequest("the seq must be a whole number, at least 1, got \"\(text.prefix(100))\"")
+            }
+            let size = try call.query.seq("size")
+            let store = call.state.store
+            let proof = try await call.state.blocking { () throws(VeritrailError) in try store.inclusionProof(seq: seq, size: size) }
+            return wantsJSON(call) ? Responses.json(proof.json) : Responses.text(proof.text)
+        }
+        table.add(.get, "/v1/log/consistency") { call in
+            try call.query.check(["old", "size"])
+            guard let old = try call.query.seq("old") else { throw Problem.badRequest("old is needed: the older tree size") }
+            let size = try call.query.seq("size")
+            let store = call.state.store
+            let proof = try await call.state.blocking { () throws(VeritrailError) in try store.consistencyProof(old: old, size: size) }
+            return wantsJSON(call) ? Responses.json(proof.json) : Responses.text(proof.text)
+        }
+    }
+
+    /// Whether the client asked for the `--json` answer (`Accept: application/json`).
+    static func wantsJSON(_ call: Call) -> Bool {
+        call.request.headers[.accept]?.lowercased().contains("application/json") ?? false
+    }
+}

@@ -1,0 +1,83 @@
+import HTTPTypes
+import VeritrailKit
+
+extension HTTPResponse.Status {
+    /// 423 (RFC 4918), which HTTPTypes does not name.
+    static let lockedOut = HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
+}
+
+/// A refusal as an RFC 9457 problem (server.md §7): the status, the command line's sentence as `detail`
+/// and the command line's exit code for it. Every refusal of every route is one of these, rendered in one
+/// place (`Responses.problem`), so that no handler writes its own error body.
+struct Problem: Error, Sendable {
+    var status: HTTPResponse.Status
+    /// The last part of the problem's `type` URI (`https://veritrail.invalid/problems/KIND`).
+    var kind: String
+    var detail: String
+    var exitCode: Int32
+    /// `Retry-After` seconds (423, 503).
+    var retryAfter: Int64?
+
+    init(_ status: HTTPResponse.Status, _ kind: String, _ detail: String, exitCode: Int32, retryAfter: Int64? = nil) {
+        self.status = status
+        self.kind = kind
+        self.detail = detail
+        self.exitCode = exitCode
+        self.retryAfter = retryAfter
+    }
+
+    /// A parameter or body of the wrong form: 400, exit 64.
+    static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, "bad-request", detail, exitCode: 64) }
+    /// No, unknown or expired token: 401 with `WWW-Authenticate: Bearer`, exit 77.
+    static func unauthorized(_ detail: String) -> Problem { Problem(.unauthorized, "unauthorized", detail, exitCode: 77) }
+    /// The token's account may not: 403, exit 77.
+    static func forbidden(_ detail: String) -> Problem { Problem(.forbidden, "forbidden", detail, exitCode: 77) }
+    /// An unknown route: 404, exit 64 (a command that does not exist is a usage error).
+    static func noRoute(_ method: String, _ path: String) -> Problem {
+        Problem(.notFound, "not-found", "no route \(method) \(path): GET /v1/openapi.json lists the routes", exitCode: 64)
+    }
+    /// A body over its limit: 413, exit 65.
+    static func tooLarge(_ limit: Int) -> Problem {
+        Problem(.contentTooLarge, "too-large", "the body is over its limit of \(limit) bytes: send less, or split it", exitCode: 65)
+    }
+    /// An `Idempotency-Key` reused with other data: 409, exit 65.
+    static func conflict(_ detail: String) -> Problem { Problem(.conflict, "idempotency-conflict", detail, exitCode: 65) }
+    /// The server is stopping, or the store can not be used: 503 with `Retry-After`, exit 74.
+    static func unavailable(_ detail: String) -> Problem {
+        Problem(.serviceUnavailable, "unavailable", detail, exitCode: 74, retryAfter: 1)
+    }
+
+    /// The library's error as a problem: the one place a `VeritrailError` becomes a status.
+    static func from(_ error: VeritrailError) -> Problem {
+        switch error {
+        case .malformed(let message, let line):
+            return line == nil ? .badRequest(message) : Problem(.unprocessableContent, "rule-broken", error.description, exitCode: 65)
+        case .ruleBroken(let e, _):
+            // An `id` the log holds for other data is the idempotency conflict of server.md §3.
+            if e.field.path == "id" && e.field.rule.contains("already in the log") {
+                return .conflict(error.description)
+            }
+            return Problem(.unprocessableContent, "rule-broken", error.description, exitCode: 65)
+        case .unknown(let message, _):
+            return Problem(.notFound, "not-found", message, exitCode: 65)
+        case let .notAllowed(message, lockedSeconds, cause):
+            if let refusal = cause as? GateRefusal {
+                switch refusal {
+                case let .locked(actor, _, seconds):
+                    return Problem(.lockedOut, "locked", "\(actor) is locked out after 3 wrong passcodes: try again in \(seconds) s",
+                                   exitCode: 77, retryAfter: seconds)
+                case .required(let actor):
+                    return .unauthorized("\(actor) is not unlocked: sign in again (POST /v1/sessions)")
+                case .unset(let actor):
+                    return .forbidden("\(actor) has no passcode yet: set one first")
+                }
+            }
+            if let seconds = lockedSeconds, seconds > 0 {
+                return Problem(.lockedOut, "locked", message, exitCode: 77, retryAfter: seconds)
+            }
+            return .forbidden(message)
+        case .storeFailure:
+            return .unavailable(error.description)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import HTTPTypes
+import Hummingbird
+import VeritrailKit
+
+/// Every route of server.md, by section; each file of `*Routes.swift` adds its own.
+enum Routes {
+    static func all() -> RouteTable {
+        var table = RouteTable()
+        addHealth(&table)
+        addSessions(&table)
+        addReads(&table)
+        addLog(&table)
+        addWrites(&table)
+        return table
+    }
+
+    /// `GET /v1/health`: `{"ok": true, "head": SEQ, "origin": "..."}`, without a token (§1).
+    static func addHealth(_ table: inout RouteTable) {
+        table.add(.get, "/v1/health") { call in
+            try call.query.check([])
+            let store = call.state.store
+            let (head, status) = try await call.state.blocking { () throws(VeritrailError) in (try store.head(), try store.logStatus()) }
+            var members: [(String, JSONValue)] = [("ok", .bool(true)), ("head", J.int(head.seq))]
+            if let origin = status["origin"] { members.append(("origin", origin)) }
+            return Responses.json(J.object(members))
+        }
+    }
+}
+
+/// Query parameters in the command line's forms (projections.md §0), refused in its words (400).
+extension QueryParameters {
+    func asOf() throws(Problem) -> AsOf? {
+        guard let text = self["asOf"] else { return nil }
+        guard let value = AsOf(text) else {
+            throw Problem.badRequest("asOf must be a seq (digits) or a time like 2026-11-20T09:00:00Z, got \"\(text.prefix(100))\"")
+        }
+        return value
+    }
+
+    func time(_ name: String) throws(Problem) -> Timestamp? {
+        guard let text = self[name] else { return nil }
+        guard let value = Timestamp(text) else {
+            throw Problem.badRequest("\(name) must be a time like 2026-11-20T09:00:00Z, got \"\(text.prefix(100))\"")
+        }
+        return value
+    }
+
+    func count(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
+        guard let text = self[name] else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw Problem.badRequest("\(name) must be a whole number \(range.lowerBound)–\(range.upperBound), got \"\(text.prefix(100))\"")
+        }
+        let value = Int(text) ?? Int.max
+        guard range.contains(value) else {
+            throw Problem.badRequest("\(name) must be \(range.lowerBound)–\(range.upperBound), got \(text.prefix(30))")
+        }
+        return value
+    }
+
+    func seq(_ name: String) throws(Problem) -> UInt64? {
+        guard let text = self[name] else { return nil }
+        guard !text.isEmpty, text.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = UInt64(text) else {
+            throw Problem.badRequest("\(name) must be a seq (digits), got \"\(text.prefix(100))\"")
+        }
+        return value
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws(Problem) -> T? where T.RawValue == String {
+        try choice(name, T.allCases.map(\.rawValue)).map { T(rawValue: $0)! }
+    }
+
+    func choice<T: Choice>(_ name: String, _ type: T.Type) throws(Problem) -> T? where T.RawValue == String {
+        try choice(name, T.choices.map(\.rawValue)).map { T(rawValue: $0)! }
+    }
+
+    /// The parameter when it is one of `names`.
+    private func choice(_ name: String, _ names: [String]) throws(Problem) -> String? {
+        guard let text = self[name] else { return nil }
+        guard names.contains(text) else {
+            throw Problem.badRequest("\(name) must be one of \(names.joined(separator: ", ")), got \"\(text.prefix(100))\"")
+        }
+        return text
+    }
+}

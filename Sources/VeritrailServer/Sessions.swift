@@ -1,0 +1,173 @@
+import Crypto
+import Foundation
+import SystemCalls
+import VeritrailKit
+
+/// The server's sessions (server.md §2): a token is 32 random bytes in base64url, given once to its
+/// holder; the server keeps only its SHA-256, with the grant that made it, in a file of its own in the
+/// store's directory (`server-sessions`, 0600) — outside the log, which auditors read — so that a
+/// restart logs nobody out.
+///
+/// A token is valid at most 15 minutes from its grant, and only while its account's lockout state is
+/// `unlocked` and no event since the grant ended the account's access (a new passcode, a lockout, the
+/// account's deletion): decided from the log at each request, so a CLI in another process ends sessions too.
+final class SessionStore: @unchecked Sendable {
+    /// A session's grant: the account, its role, and the granted attempt.
+    struct Record: Sendable {
+        var username: String
+        var role: String
+        var grantSeq: UInt64
+        var grantAt: Timestamp
+    }
+
+    static let lifetimeSeconds: Int64 = 900
+    let path: String
+    private let lock = NSLock()
+    private var records: [String: Record] = [:]
+    private let ends: AccessEnds
+
+    /// The sessions kept in `directory`; those over their 15 minutes are dropped at the next write.
+    init(directory: String) throws {
+        path = directory + "/server-sessions"
+        var loaded: [String: Record] = [:]
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+                guard f.count == 5, let seq = UInt64(f[3]), let at = Timestamp(String(f[4])) else { continue }
+                loaded[String(f[0])] = Record(username: String(f[1]), role: String(f[2]), grantSeq: seq, grantAt: at)
+            }
+        }
+        records = loaded
+        ends = AccessEnds(from: loaded.values.map(\.grantSeq).min() ?? .max)
+    }
+
+    /// Makes a session for a grant and returns its token.
+    func open(_ record: Record, now: Timestamp) throws -> String {
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }
+        let token = Self.base64url(bytes)
+        try lock.withLock {
+            records = records.filter { now < $0.value.grantAt.adding(seconds: Self.lifetimeSeconds) }
+            records[Self.digest(token)] = record
+            try persist()
+        }
+        ends.watch(from: record.grantSeq)
+        return token
+    }
+
+    /// Ends the session of `token` (`DELETE /v1/sessions/current`).
+    func close(token: String) throws {
+        try lock.withLock {
+            records[Self.digest(token)] = nil
+            try persist()
+        }
+    }
+
+    /// The account behind `token` now, or 401 saying why not.
+    func viewer(forToken token: String, store: VeritrailStore) throws(Problem) -> Viewer {
+        guard let record = lock.withLock({ records[Self.digest(token)] }) else {
+            throw Problem.unauthorized("unknown token: sign in with POST /v1/sessions")
+        }
+        let now = store.clock()
+        guard now < record.grantAt.adding(seconds: Self.lifetimeSeconds) else {
+            throw Problem.unauthorized("the session is over (15 minutes after sign-in): sign in again with POST /v1/sessions")
+        }
+        let lockout: JSONValue
+        do {
+            lockout = try store.lockout(record.username)
+        } catch .storeFailure(let e) {
+            throw Problem.unavailable("\(e)")
+        } catch {
+            throw Problem.unauthorized("the session is over: \(error)")
+        }
+        let stateNow = lockout["state"]?.stringValue ?? "required"
+        guard stateNow == "unlocked" else {
+            throw Problem.unauthorized("the session is over: \(record.username) is \(stateNow) now; sign in again with POST /v1/sessions")
+        }
+        let ended: UInt64
+        do {
+            ended = try ends.lastEnd(of: record.username, store: store)
+        } catch {
+            throw Problem.unavailable("\(error)")
+        }
+        guard ended < record.grantSeq else {
+            throw Problem.unauthorized("the session is over: \(record.username)'s access ended at seq \(ended); sign in again with POST /v1/sessions")
+        }
+        return Viewer(username: record.username, role: record.role)
+    }
+
+    /// Writes every session to a new file and renames it over the old one (0600, synced).
+    private func persist() throws {
+        var text = ""
+        for (hash, r) in records.sorted(by: { $0.key < $1.key }) {
+            text += "\(hash)\t\(r.username)\t\(r.role)\t\(r.grantSeq)\t\(r.grantAt)\n"
+        }
+        let temporary = path + ".tmp"
+        let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: 0o600)
+        do {
+            try fd.writeAll(Array(text.utf8))
+            try fd.sync()
+            fd.close()
+        } catch {
+            fd.close()
+            throw error
+        }
+        try FileSystem.rename(temporary, to: path)
+    }
+
+    static func digest(_ token: String) -> String {
+        SHA256.hash(data: Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// The last event of each account that ended its access — a `passcode.set` for it, its deletion, or the
+/// wrong passcode that locked it — found by reading the log forward from the oldest live grant, once:
+/// each request reads only the events written since the one before.
+final class AccessEnds: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The last seq read (the scan starts after it).
+    private var readThrough: UInt64
+    private var lastEnd: [String: UInt64] = [:]
+
+    init(from seq: UInt64) { readThrough = seq == .max ? .max : seq - 1 }
+
+    /// Makes sure events from `seq` on are read (a grant older than every one so far).
+    func watch(from seq: UInt64) {
+        lock.withLock {
+            if readThrough == .max { readThrough = seq - 1 }
+        }
+    }
+
+    /// The seq of the last event that ended `user`'s access, 0 when none (since the oldest grant).
+    func lastEnd(of user: String, store: VeritrailStore) throws -> UInt64 {
+        try lock.withLock {
+            guard readThrough != .max else { return 0 }
+            let head = try store.head().seq
+            if head > readThrough {
+                var denied: [(String, UInt64)] = []
+                var filter = LogFilter(from: readThrough + 1, through: head)
+                filter.types = [.passcodeSet, .passcodeAttempted, .accountDeleted]
+                try store.tail(filter) { seq, event in
+                    switch event.payload {
+                    case .passcodeSet(let p): self.lastEnd[p.username] = seq
+                    case .accountDeleted(let p): self.lastEnd[p.username] = seq
+                    case .passcodeAttempted(let p) where p.outcome == .denied: denied.append((p.username, seq))
+                    default: break
+                    }
+                }
+                // A wrong passcode ends access when it locks the account (the third in a row).
+                for (username, seq) in denied {
+                    let state = try store.lockout(username, asOf: .seq(seq))["state"]?.stringValue
+                    if state == "locked" { lastEnd[username] = seq }
+                }
+                readThrough = head
+            }
+            return lastEnd[user] ?? 0
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import ServiceLifecycle
+import UnixSignals
+import VeritrailKit
+
+/// The HTTP server of one store (server.md): Hummingbird's HTTP/1.1 server with one responder that
+/// matches the routes, turns every refusal into a problem, and writes the access log; run in a service
+/// group that stops it on SIGTERM or SIGINT after the requests in flight (at most 10 s).
+struct VeritrailServer {
+    let store: VeritrailStore
+    let settings: ServerSettings
+
+    func run() async throws {
+        var logger = Logger(label: "veritrail") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = .info
+        let sessions = try SessionStore(directory: store.directory)
+        let pool = NIOThreadPool(numberOfThreads: 16)
+        pool.start()
+        let state = ServerState(store: store, sessions: sessions, settings: settings, logger: logger, pool: pool)
+        let responder = VeritrailResponder(state: state, routes: Routes.all())
+        let address = BindAddress.hostname(settings.address.host, port: settings.address.port)
+        var server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: .seconds(60)))
+        if let cert = settings.tlsCert, let key = settings.tlsKey {
+            let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
+            let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .file(key))
+            server = try .tls(server, tlsConfiguration: tls)
+        }
+        let announcer = logger
+        var quiet = logger
+        quiet.logLevel = .warning
+        let app = Application(responder: responder, server: server,
+                              configuration: ApplicationConfiguration(address: address, serverName: nil),
+                              onServerRunning: { channel in
+                                  let bound = channel.localAddress.map { "\($0)" } ?? "\(settings.address.host):\(settings.address.port)"
+                                  announcer.info("serving \(store.directory) on \(bound)")
+                              },
+                              logger: quiet)
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet)
+        configuration.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: configuration)
+        try await group.run()
+        try await pool.shutdownGracefully()
+    }
+}
+
+/// The one responder: route, answer or refuse, log.
+struct VeritrailResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let state: ServerState
+    let routes: RouteTable
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let start = ContinuousClock.now
+        var routeName = "-"
+        var call: Call?
+        var response: Response
+        do {
+            let (route, parameters) = try routes.match(request.method, request.uri.path)
+            routeName = route.pattern
+            let made = Call(request: request, parameters: parameters, query: try QueryParameters(request.uri.query), state: state)
+            call = made
+            response = try await route.handler(made)
+        } catch let problem as Problem {
+            response = Responses.problem(problem)
+        } catch let error as VeritrailError {
+            response = Responses.problem(.from(error))
+        } catch {
+            state.logger.warning("\(request.method) \(routeName): \(error)")
+            response = Responses.problem(.unavailable("the request could not be answered: \(error)"))
+        }
+        if request.method == .head { response.body = ResponseBody() }
+        let elapsed = ContinuousClock.now - start
+        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        let client = state.settings.behindProxy ? request.headers[HTTPField.Name("X-Forwarded-For")!].map { " for=\($0.prefix(100))" } ?? "" : ""
+        state.logger.info("\(request.method) \(routeName) \(response.status.code) \(micros)µs \(call?.user ?? "-")\(client)")
+        return response
+    }
+}

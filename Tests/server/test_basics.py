@@ -1,0 +1,100 @@
+"""server.md §1, §7: starting, health, the access log, problems for bad requests, graceful stop."""
+import json
+import socket
+import time
+
+import requests
+
+from conftest import NOW, Server, cli
+
+
+def is_problem(r, status, exit_code):
+    assert r.status_code == status, (r.status_code, r.text)
+    assert r.headers["Content-Type"] == "application/problem+json"
+    body = r.json()
+    assert set(body) == {"type", "title", "status", "detail", "exitCode"}
+    assert body["status"] == status and body["exitCode"] == exit_code
+    assert body["type"].startswith("https://veritrail.invalid/problems/")
+    assert body["detail"]
+    return body
+
+
+def test_health_without_token(server):
+    r = server.get("/v1/health")
+    assert r.status_code == 200 and r.headers["Content-Type"] == "application/json"
+    status = json.loads(cli("log", "status", "--json", store=server.store).stdout)
+    assert r.json() == {"ok": True, "head": status["head"]["seq"], "origin": status["origin"]}
+
+
+def test_non_loopback_refused_at_start(store):
+    r = cli("serve", "--listen", "0.0.0.0:8999", store=store)
+    assert r.returncode == 64
+    assert b"--tls-cert" in r.stderr and b"--behind-proxy" in r.stderr
+    r = cli("serve", "--listen", "nonsense", store=store)
+    assert r.returncode == 64
+
+
+def test_missing_store_is_74(tmp_path):
+    r = cli("serve", "--listen", "127.0.0.1:1", store=str(tmp_path / "none"))
+    assert r.returncode == 74
+
+
+def test_bad_requests_are_4xx_problems(server):
+    is_problem(server.get("/nowhere"), 404, 64)
+    is_problem(server.get("/v1/health?x=1"), 400, 64)
+    is_problem(server.request("PUT", "/v1/health"), 405, 64)
+    is_problem(server.post("/v1/sessions", data=b"{not json", headers={"Content-Type": "application/json"}), 400, 64)
+    is_problem(server.post("/v1/sessions", json={"user": "ines", "passcode": "1234", "extra": 1}), 400, 64)
+    is_problem(server.post("/v1/sessions", json=["ines"]), 400, 64)
+    is_problem(server.post("/v1/sessions", data=b"x" * (1 << 20 + 1), headers={"Content-Type": "application/json"}), 413, 65)
+    token = server.sign_in("admin")
+    is_problem(server.get("/v1/history?limit=0", token), 400, 64)
+    is_problem(server.get("/v1/history?now=yesterday", token), 400, 64)
+    is_problem(server.get("/v1/history?type=fake", token), 400, 64)
+    is_problem(server.get("/v1/scans/s-nope-nope", token), 404, 65)
+    is_problem(server.get("/v1/goals/nobody", token), 404, 65)
+
+
+def test_many_malformed_requests_never_crash(server):
+    """Raw bytes on a socket: broken request lines, huge headers, bad escapes; the server stays up."""
+    garbage = [
+        b"GET /v1/%ff%fe HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /tile/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"NOTAMETHOD / HTTP/1.1\r\n\r\n",
+        b"GET / HTTP/1.1\r\nX: " + b"a" * 100_000 + b"\r\n\r\n",
+        b"\x00\x01\x02\r\n\r\n",
+        b"POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{\"a\":",
+    ]
+    for _ in range(20):
+        for raw in garbage:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+                s.sendall(raw)
+                try:
+                    answer = s.recv(200)
+                except socket.timeout:
+                    answer = b""
+                assert not answer.startswith(b"HTTP/1.1 5"), answer
+    assert server.get("/v1/health").status_code == 200
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        s.sendall(b"GET /v1/history?search=%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert s.recv(100).startswith(b"HTTP/1.1 400")
+
+
+def test_slow_headers_do_not_block_others(server):
+    slow = socket.create_connection(("127.0.0.1", server.port))
+    slow.sendall(b"GET /v1/health HTTP/1.1\r\nHo")
+    started = time.time()
+    for _ in range(20):
+        assert server.get("/v1/health").status_code == 200
+    assert time.time() - started < 5
+    slow.close()
+
+
+def test_access_log_and_graceful_stop(server):
+    r = server.post("/v1/sessions", json={"user": "ines", "passcode": "1234"})
+    token = r.json()["token"]
+    server.get("/v1/stats", token)
+    assert server.stop() == 0
+    log = server.stderr()
+    assert "POST /v1/sessions 201" in log and "GET /v1/stats 200" in log and " ines" in log
+    assert token not in log and "1234" not in log.replace("µs", "")
