@@ -96,7 +96,7 @@ let package = Package(
         .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "Geocoding", "LMDB", "Projections", "Proofs", "StrictJSON", "SystemCalls"],
                 swiftSettings: strict),
         .target(name: "VeritrailServer", dependencies: [
-            "VeritrailKit", "SystemCalls",
+            "VeritrailKit", "SystemCalls", "ServedFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),

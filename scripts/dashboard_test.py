@@ -185,7 +185,12 @@ def run(driver, api, base, store, env):
     check("sign-in: the button is disabled until username and passcode are filled",
           not driver.find_element(By.ID, "signin-button").is_enabled())
     shoot(driver, "signin")
-    driver.find_element(By.ID, "user").send_keys("jweiss")
+    # An inspector with no wrong passcode counted yet, so that the first two refusals leave attempts.
+    _, gates = api.call("GET", "/v1/lockout")
+    roles = {a["username"]: a["role"] for a in api.call("GET", "/v1/accounts")[1]["accounts"]}
+    victim = next(a["username"] for a in gates["accounts"]
+                  if a["failures"] == 0 and a["state"] in ("required", "unlocked") and roles.get(a["username"]) == "inspector")
+    driver.find_element(By.ID, "user").send_keys(victim)
     for attempt in range(3):
         type_passcode(driver, "9999")
         driver.find_element(By.ID, "signin-button").click()
@@ -197,8 +202,8 @@ def run(driver, api, base, store, env):
           wait_until(driver, lambda: "try again in" in text(driver, "#signin-message")), text(driver, "#signin-message"))
     check("sign-in: the keypad is disabled while locked out",
           all(not b.is_enabled() for b in driver.find_elements(By.CSS_SELECTOR, ".keypad button")))
-    status, lock = api.call("GET", "/v1/lockout/jweiss")
-    check("sign-in: the API says jweiss is locked", status == 200 and lock["state"] == "locked", lock)
+    status, lock = api.call("GET", "/v1/lockout/" + victim)
+    check(f"sign-in: the API says {victim} is locked", status == 200 and lock["state"] == "locked", lock)
     shoot(driver, "signin-locked")
     console_errors(driver)  # the three refusals above are logged by the browser as failed requests, on purpose
 

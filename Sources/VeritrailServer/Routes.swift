@@ -11,6 +11,7 @@ enum Routes {
         addReads(&table)
         addLog(&table)
         addWrites(&table)
+        addStatic(&table)
         return table
     }
 

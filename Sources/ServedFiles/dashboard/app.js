@@ -23,6 +23,7 @@ function h(tag, attrs, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else if (k === "class") el.className = v;
+    else if (k === "style") el.style.cssText = v; // through the CSSOM: the server's CSP refuses style attributes
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of children.flat()) {
@@ -581,7 +582,9 @@ function ring(metric, view) {
   const ns = "http://www.w3.org/2000/svg";
   const el = (tag, attrs, text) => {
     const e = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "style") e.style.cssText = v; else e.setAttribute(k, v);
+    }
     if (text !== undefined) e.textContent = text;
     return e;
   };
