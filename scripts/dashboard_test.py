@@ -189,7 +189,7 @@ def run(driver, api, base, store, env):
     _, gates = api.call("GET", "/v1/lockout")
     roles = {a["username"]: a["role"] for a in api.call("GET", "/v1/accounts")[1]["accounts"]}
     victim = next(a["username"] for a in gates["accounts"]
-                  if a["failures"] == 0 and a["state"] in ("required", "unlocked") and roles.get(a["username"]) == "inspector")
+                  if a["failures"] == 0 and a["state"] in ("required", "unlocked") and roles.get(a["username"]) == "inspector" and a["username"] != "ines")
     driver.find_element(By.ID, "user").send_keys(victim)
     for attempt in range(3):
         type_passcode(driver, "9999")
