@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps server-test-deps build release demo test test-reliability bench bench-scale clean install uninstall
+.PHONY: deps reliability-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -25,6 +25,13 @@ reliability-deps:
 	@command -v strace >/dev/null && command -v mdb_stat >/dev/null || { \
 	  echo "installing strace and lmdb-utils with apt-get"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq strace lmdb-utils; }
+
+# The dashboard's test drives Debian's headless Chromium with Selenium (PyPI).
+browser-deps:
+	@{ command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || { \
+	  echo "installing chromium chromium-driver (the dashboard's test browser) with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver; }
+	@python3 -c 'import selenium' 2>/dev/null || { echo "installing selenium with pip"; python3 -m pip install -q selenium; }
 
 build: deps
 	$(SWIFT) build
@@ -63,6 +70,11 @@ test: build reliability-deps server-test-deps
 # The server's tests talk HTTP to a real `veritrail serve` with requests, under pytest (Tests/server).
 server-test-deps:
 	@python3 -c 'import pytest, requests' 2>/dev/null || python3 -m pip install -q pytest requests
+
+# The dashboard in headless Chromium against `veritrail serve` on the demo store; its screenshots go to
+# .build/dashboard-screenshots (docs/screenshots holds the README's copies).
+test-dashboard: build browser-deps
+	python3 scripts/dashboard_test.py .build/debug/veritrail
 
 # The reliability suite with ten times the trials, and 20,000 fuzzed import lines (half an hour or so).
 test-reliability: build reliability-deps

@@ -17,6 +17,7 @@ import PackageDescription
 //                replay), and every query of the spec
 //   Proofs       the RFC 6962 Merkle tree over the log, signed checkpoints and proofs (proofs.md)
 //   GazetteerData the gazetteer's data, embedded in the binary
+//   ServedFiles  the web dashboard's files (server.md §9), embedded in the binary
 //   Geocoding    the offline gazetteer (GeoNames cities) that places a customer's city
 //   Engine       one store: appends through the rules and the models in one transaction, rebuilds and replays
 //                through one loop, answers queries
@@ -79,6 +80,8 @@ let package = Package(
         ], swiftSettings: optimized),
         // The gazetteer's TSVs are compiled into the binary by GazetteerData (C23 #embed), not shipped beside it.
         .target(name: "GazetteerData"),
+        // The dashboard's HTML, CSS and JavaScript, which the server sends as they are, compiled in likewise.
+        .target(name: "ServedFiles", exclude: ["dashboard"]),
         .target(name: "Geocoding", dependencies: ["GazetteerData", "SystemCalls"], exclude: ["Resources"], swiftSettings: strict),
         .target(name: "Engine", dependencies: [
             "Domain", "EventLog", "Projections", "Proofs", "LMDB", "StrictJSON", "SystemCalls",
@@ -93,7 +96,7 @@ let package = Package(
         .target(name: "VeritrailKit", dependencies: ["Domain", "Engine", "EventLog", "Geocoding", "LMDB", "Projections", "Proofs", "StrictJSON", "SystemCalls"],
                 swiftSettings: strict),
         .target(name: "VeritrailServer", dependencies: [
-            "VeritrailKit", "SystemCalls",
+            "VeritrailKit", "SystemCalls", "ServedFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -13,6 +13,7 @@ enum Routes {
         addWrites(&table)
         addStreams(&table)
         addTiles(&table)
+        addStatic(&table)
         return table
     }
 

@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser: headless Chromium (Debian's chromium and chromium-driver) driven by Selenium,
+against `veritrail serve` on a store made from the demo data, on the real clock.
+
+    scripts/dashboard_test.py [VERITRAIL_BINARY] [--shots DIR]
+
+Every screen of server.md §9 is visited at 375 and 1280 px; the numbers on screen are compared with the API's
+answers (asked with a real HTTP client beside the browser); a search is typed letter by letter; a report, a status
+change and a registration are made through the screens; a scan recorded by the CLI while the home screen is open
+must appear there within a second; the status colours' contrast is measured (WCAG 2.1 AA, 4.5:1); the browser's
+console must hold no error but the refusals this test provokes on purpose (three wrong passcodes). Screenshots of
+each screen at both widths go to DIR (default .build/dashboard-screenshots). Prints one line per check and
+ends with "dashboard: N passed, N failed"; exit 1 when any failed.
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+args = [a for a in sys.argv[1:]]
+shots = os.path.join(HERE, ".build", "dashboard-screenshots")
+if "--shots" in args:
+    i = args.index("--shots")
+    shots = os.path.abspath(args[i + 1])
+    del args[i:i + 2]
+VT = os.path.abspath(args[0] if args else os.path.join(HERE, ".build", "debug", "veritrail"))
+PASSCODE = "1234"  # the demo data's passcode for every account (scripts/gen_demo.py): demo data, not a secret
+
+passed = failed = 0
+
+
+def check(name, ok, seen=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok    {name}")
+    else:
+        failed += 1
+        print(f"FAIL  {name}" + (f" (saw: {seen})" if seen != "" else ""))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class API:
+    """A real HTTP client beside the browser, to ask what the screens should show."""
+
+    def __init__(self, base):
+        self.base = base
+        self.token = None
+
+    def call(self, method, path, body=None, accept="application/json"):
+        headers = {"Accept": accept}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as res:
+                raw = res.read()
+                return res.status, (json.loads(raw) if raw and accept == "application/json" else raw.decode())
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            return e.code, (json.loads(raw) if raw else None)
+
+    def sign_in(self, user):
+        status, answer = self.call("POST", "/v1/sessions", {"user": user, "passcode": PASSCODE})
+        assert status == 201, (status, answer)
+        self.token = answer["token"]
+        return answer
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="veritrail-dashboard.")
+    os.makedirs(shots, exist_ok=True)
+    store = os.path.join(work, "store")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERITRAIL_")}
+    env["NO_COLOR"] = "1"
+    subprocess.run([VT, "import", os.path.join(HERE, "Events", "demo.ndjson"), "--store", store], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{port}"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    driver = None
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/v1/health", timeout=1)
+                break
+            except Exception:
+                time.sleep(0.05)
+        api = API(base)
+        api.sign_in("admin")
+
+        options = Options()
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        run(driver, api, base, store, env)
+    finally:
+        if driver:
+            driver.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        if os.environ.get("KEEP") != "1":
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"dashboard: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+def console_errors(driver, allowed=()):
+    """The browser console's errors since the last call, less those whose text contains one of `allowed`."""
+    return [e["message"] for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and not any(a in e["message"] for a in allowed)]
+
+
+def wait_for(driver, css, timeout=5):
+    return WebDriverWait(driver, timeout).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
+
+
+def wait_until(driver, predicate, timeout=5):
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate())
+        return True
+    except Exception:
+        return False
+
+
+def text(driver, css):
+    return driver.find_element(By.CSS_SELECTOR, css).text
+
+
+def shoot(driver, name):
+    for width, height in ((375, 812), (1280, 900)):
+        driver.set_window_size(width, height)
+        time.sleep(0.15)
+        driver.save_screenshot(os.path.join(shots, f"{name}-{width}.png"))
+    driver.set_window_size(1280, 900)
+
+
+def type_passcode(driver, digits):
+    for d in digits:
+        driver.find_element(By.CSS_SELECTOR, f'.keypad button[data-key="{d}"]').click()
+
+
+def sign_in(driver, base, user, passcode=PASSCODE):
+    driver.get(base + "/#/signin")
+    wait_for(driver, "#user").send_keys(user)
+    type_passcode(driver, passcode)
+    driver.find_element(By.ID, "signin-button").click()
+
+
+def run(driver, api, base, store, env):
+    driver.set_window_size(1280, 900)
+
+    # Sign-in: the button waits for both fields; three wrong passcodes lock the keypad with a countdown.
+    driver.get(base + "/")
+    wait_for(driver, "#signin-button")
+    check("sign-in: the button is disabled until username and passcode are filled",
+          not driver.find_element(By.ID, "signin-button").is_enabled())
+    shoot(driver, "signin")
+    # An inspector with no wrong passcode counted yet, so that the first two refusals leave attempts.
+    _, gates = api.call("GET", "/v1/lockout")
+    roles = {a["username"]: a["role"] for a in api.call("GET", "/v1/accounts")[1]["accounts"]}
+    victim = next(a["username"] for a in gates["accounts"]
+                  if a["failures"] == 0 and a["state"] in ("required", "unlocked") and roles.get(a["username"]) == "inspector" and a["username"] != "ines")
+    driver.find_element(By.ID, "user").send_keys(victim)
+    for attempt in range(3):
+        type_passcode(driver, "9999")
+        driver.find_element(By.ID, "signin-button").click()
+        if attempt < 2:
+            left = 2 - attempt
+            check(f"sign-in: wrong passcode {attempt + 1} says {left} attempt(s) left",
+                  wait_until(driver, lambda: f"{left} attempt" in text(driver, "#signin-message")), text(driver, "#signin-message"))
+    check("sign-in: the third wrong passcode shows a countdown",
+          wait_until(driver, lambda: "try again in" in text(driver, "#signin-message")), text(driver, "#signin-message"))
+    check("sign-in: the keypad is disabled while locked out",
+          all(not b.is_enabled() for b in driver.find_elements(By.CSS_SELECTOR, ".keypad button")))
+    status, lock = api.call("GET", "/v1/lockout/" + victim)
+    check(f"sign-in: the API says {victim} is locked", status == 200 and lock["state"] == "locked", lock)
+    shoot(driver, "signin-locked")
+    console_errors(driver)  # the three refusals above are logged by the browser as failed requests, on purpose
+
+    # Home: the stats equal the API's.
+    sign_in(driver, base, "admin")
+    wait_for(driver, "#stats")
+    _, stats = api.call("GET", "/v1/stats")
+    on_screen = {e.get_attribute("data-stat"): e.find_element(By.CSS_SELECTOR, ".n").text
+                 for e in driver.find_elements(By.CSS_SELECTOR, "#stats .stat")}
+    for key in ("total", "authentic", "counterfeit", "reported", "today", "last7d", "last30d"):
+        check(f"home: {key} on screen equals the API's ({stats[key]})", on_screen.get(key) == str(stats[key]), on_screen.get(key))
+    recent = [e.get_attribute("data-scan") for e in driver.find_elements(By.CSS_SELECTOR, "#recent [data-scan]")]
+    check("home: the recent scans are the API's", recent == [s["scanId"] for s in stats["recent"]], recent)
+    shoot(driver, "home")
+
+    # Live: a scan recorded by the CLI appears on the open home screen within a second.
+    before = int(text(driver, '#stats [data-stat="total"] .n'))
+    cli = subprocess.run([VT, "scan", "--store", store, "--as", "ines", "--code", "https://verify.example/p/LIVE-1",
+                          "--product", "Live Serum", "--category", "Cosmetics", "--result", "authentic", "--passcode-stdin"],
+                         input=PASSCODE + "\n", text=True, env=env, capture_output=True)
+    check("live: the CLI's scan was recorded", cli.returncode == 0, cli.stderr.strip())
+    started = time.monotonic()
+    seen = wait_until(driver, lambda: text(driver, '#stats [data-stat="total"] .n') == str(before + 1), timeout=3)
+    elapsed = time.monotonic() - started
+    check(f"live: the home screen shows it within a second ({elapsed * 1000:.0f} ms)", seen and elapsed <= 1.0)
+
+    # History: the type filter, a search typed letter by letter, recent searches, paging.
+    driver.get(base + "/#/history?window=all")
+    wait_for(driver, "#total")
+    driver.find_element(By.CSS_SELECTOR, '[data-type="failed"]').click()
+    _, failed_all = api.call("GET", "/v1/history?type=failed&window=all&limit=20")
+    check("history: the failed filter's total equals the API's",
+          wait_until(driver, lambda: driver.find_element(By.ID, "total").get_attribute("data-total") == str(failed_all["total"])),
+          driver.find_element(By.ID, "total").get_attribute("data-total"))
+    driver.find_element(By.CSS_SELECTOR, '[data-type="all"]').click()
+    box = driver.find_element(By.ID, "search")
+    typed = ""
+    for letter in "serum":
+        typed += letter
+        box.send_keys(letter)
+        _, answer = api.call("GET", f"/v1/history?window=all&search={typed}&limit=20")
+        ok = wait_until(driver, lambda: driver.find_element(By.ID, "total").get_attribute("data-total") == str(answer["total"]))
+        check(f"history: after typing {typed!r} the total is the API's ({answer['total']})", ok,
+              driver.find_element(By.ID, "total").get_attribute("data-total"))
+    box.send_keys(Keys.ENTER)
+    check("history: Enter keeps the search among the recent ones",
+          wait_until(driver, lambda: "serum" in [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#recent-searches button")]))
+    shoot(driver, "history")
+
+    # A scan's details and a report.
+    _, page = api.call("GET", "/v1/history?window=all&limit=1000")
+    target = next(s for s in page["items"] if "report" not in s and s["seenBefore"] > 0)
+    driver.get(base + "/#/scans/" + target["scanId"])
+    wait_for(driver, "#report-form")
+    check("details: a code seen before is flagged", len(driver.find_elements(By.ID, "seen-before")) == 1)
+    shoot(driver, "details")
+    driver.find_element(By.CSS_SELECTOR, '#reason option[value="label"]').click()
+    driver.find_element(By.ID, "message").send_keys("label <b>misprinted</b>")
+    driver.find_element(By.CSS_SELECTOR, "#report-form button[type=submit]").click()
+    check("details: the report is confirmed", wait_until(driver, lambda: len(driver.find_elements(By.ID, "reported")) == 1))
+    _, reported = api.call("GET", "/v1/scans/" + target["scanId"])
+    check("details: the API has the report with its message as typed",
+          reported.get("report", {}).get("message") == "label <b>misprinted</b>", reported.get("report"))
+    check("details: user text is shown as text, not markup",
+          "<b>misprinted</b>" in text(driver, "#report") and not driver.find_elements(By.CSS_SELECTOR, "#report b"))
+
+    # Settings.
+    driver.get(base + "/#/settings")
+    wait_for(driver, "#historyWindow")
+    driver.find_element(By.CSS_SELECTOR, '#historyWindow option[value="90d"]').click()
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    check("settings: saved", wait_until(driver, lambda: text(driver, "#settings-out") == "Saved."))
+    _, settings = api.call("GET", "/v1/settings/admin")
+    check("settings: the API has the new window", settings["historyWindow"] == "90d", settings)
+    shoot(driver, "settings")
+
+    # Customers: the colours, a status change, a registration.
+    driver.get(base + "/#/customers")
+    wait_for(driver, "#customers")
+    _, customers = api.call("GET", "/v1/customers")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#customers li")
+    check("customers: one row per customer, in the API's order",
+          [r.get_attribute("data-user") for r in rows] == [c["username"] for c in customers["customers"]])
+    check("customers: each row has its status colour",
+          all(f"s-{c['status']}" in r.get_attribute("class") for r, c in zip(rows, customers["customers"])))
+    contrast = driver.execute_script(CONTRAST_JS)
+    for status, ratio in sorted(contrast.items()):
+        check(f"customers: {status} text has contrast {ratio:.2f}:1 (AA needs 4.5)", ratio >= 4.5)
+    shoot(driver, "customers")
+    customer = next(c for c in customers["customers"] if c["status"] != "COMPLETED")
+    driver.get(base + "/#/customers/" + customer["username"])
+    wait_for(driver, "#status-form")
+    rows_before = len(driver.find_elements(By.CSS_SELECTOR, "#status-history tbody tr"))
+    driver.find_element(By.CSS_SELECTOR, '#new-status option[value="COMPLETED"]').click()
+    driver.find_element(By.ID, "note").send_keys("done in the browser")
+    driver.find_element(By.CSS_SELECTOR, "#status-form button[type=submit]").click()
+    check("customer: the status history gains the change",
+          wait_until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#status-history tbody tr")) == rows_before + 1))
+    _, shown = api.call("GET", "/v1/customers/" + customer["username"])
+    check("customer: the API says COMPLETED", shown["status"] == "COMPLETED", shown["status"])
+    shoot(driver, "customer")
+    driver.get(base + "/#/register")
+    wait_for(driver, "#r-username")
+    for field, value in (("r-username", "web.client"), ("r-name", "Web Client"), ("r-email", "web@example.org"),
+                         ("r-street", "1 Rue de la Paix"), ("r-city", "Lyon"), ("r-zipcode", "69001")):
+        driver.find_element(By.ID, field).send_keys(value)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    check("register: the customer is registered",
+          wait_until(driver, lambda: "Registered web.client" in text(driver, "#register-out")), text(driver, "#register-out"))
+    status, registered = api.call("GET", "/v1/customers/web.client")
+    check("register: the API shows the customer AWAITED", status == 200 and registered["status"] == "AWAITED", registered)
+
+    # Goals: the ring.
+    driver.get(base + "/#/goals?user=kwan")
+    wait_for(driver, "#month")
+    _, goals = api.call("GET", "/v1/goals/kwan")
+    if goals["metrics"]:
+        ring = wait_for(driver, "#ring")
+        first = goals["metrics"][0]
+        check("goals: the ring shows the API's progress", ring.get_attribute("data-progress") == str(first["progress"]),
+              ring.get_attribute("data-progress"))
+    else:
+        check("goals: no metric says so", len(driver.find_elements(By.ID, "no-goals")) == 1)
+    shoot(driver, "goals")
+
+    # Audit.
+    driver.get(base + "/#/audit")
+    wait_for(driver, "[data-events]")
+    _, log = api.call("GET", "/v1/log/status")
+    check("audit: the event count is the API's",
+          driver.find_element(By.CSS_SELECTOR, "[data-events]").get_attribute("data-events") == str(log["events"]))
+    driver.find_element(By.ID, "verify").click()
+    check("audit: verify says verified", wait_until(driver, lambda: text(driver, "#verify-out").startswith("Verified")),
+          text(driver, "#verify-out"))
+    check("audit: the checkpoint is shown", "\n\u2014 " in driver.find_element(By.ID, "checkpoint").text
+          or "— " in driver.find_element(By.ID, "checkpoint").text)
+    shoot(driver, "audit")
+
+    errors = console_errors(driver)
+    check("the browser console holds no error", not errors, errors)
+
+
+# The contrast of each status colour's text on its background (WCAG 2.1 relative luminance).
+CONTRAST_JS = """
+const lum = (rgb) => {
+  const [r, g, b] = rgb.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const out = {};
+for (const s of ["AWAITED", "FAILEDTOREACH", "ONBOARDED", "INPROCESS", "COMPLETED", "DENIED"]) {
+  const el = document.createElement("span"); el.className = "status s-" + s; el.textContent = s;
+  document.body.append(el);
+  const cs = getComputedStyle(el);
+  const a = lum(cs.color), b = lum(cs.backgroundColor);
+  out[s] = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  el.remove();
+}
+return out;
+"""
+
+if __name__ == "__main__":
+    main()
