@@ -159,7 +159,7 @@ def text(driver, css):
 def shoot(driver, name):
     for width, height in ((375, 812), (1280, 900)):
         driver.set_window_size(width, height)
-        time.sleep(0.15)
+        time.sleep(1.0)  # the goal ring grows into place in 0.8 s
         driver.save_screenshot(os.path.join(shots, f"{name}-{width}.png"))
     driver.set_window_size(1280, 900)
 
