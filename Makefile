@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale clean install uninstall
+.PHONY: deps reliability-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -61,11 +61,14 @@ uninstall:
 	  "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail.1" "$(DESTDIR)$(SHAREDIR)/man/man1/veritrail."*.1
 
 # The unit and end-to-end suite, then a short run of the reliability suite (kills, races, a full disk,
-# damaged files: scripts/reliability.sh).
-test: build reliability-deps server-test-deps
+# damaged files: scripts/reliability.sh), the server over real sockets (Tests/server, schemathesis against the
+# OpenAPI document) and the dashboard in headless Chromium.
+test: build reliability-deps server-test-deps browser-deps
 	$(SWIFT) test
 	scripts/reliability.sh .build/debug/veritrail
 	python3 -m pytest -q Tests/server
+	scripts/schemathesis.sh .build/debug/veritrail
+	python3 scripts/dashboard_test.py .build/debug/veritrail
 
 # The server's tests talk HTTP to a real `veritrail serve` with requests, under pytest (Tests/server).
 server-test-deps:
@@ -88,6 +91,16 @@ bench: release
 # /tmp/veritrail-bench-scale), written into docs/BENCHMARKS.md: docs/SCALE.md says what they measure.
 bench-scale: release reliability-deps
 	scripts/bench_scale.sh .build/release/veritrail
+
+# `veritrail serve` on the demo store (./demo-store, imported from the demo events when missing), on
+# 127.0.0.1:8420 with the demo's clock: README's "Serving" walks through it.
+serve: build
+	@[ -d demo-store ] || VERITRAIL_NOW=2026-11-20T18:05:00Z .build/debug/veritrail import Events/demo.ndjson --store demo-store
+	VERITRAIL_NOW=2026-11-20T18:05:00Z .build/debug/veritrail serve --store demo-store
+
+# The server's bars with wrk: group commit against --commit-each, GET /v1/stats, follow latency, memory.
+bench-serve: release
+	scripts/bench_serve.sh .build/release/veritrail
 
 clean:
 	rm -rf .build

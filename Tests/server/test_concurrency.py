@@ -9,7 +9,7 @@ import time
 
 import requests
 
-from conftest import NOW, VT, Server, cli
+from conftest import NOW, VT, Server, cli, demo_events
 
 USERS = ["admin", "r.keller", "ines", "tmueller", "kwan", "jweiss", "bret", "antonette"]
 
@@ -92,3 +92,53 @@ def test_sigkill_under_load_loses_no_acknowledged_write(store):
         assert again.get("/v1/health").status_code == 200
     finally:
         again.stop()
+
+
+def test_a_full_disk_answers_503_and_loses_nothing(tmp_path, demo_events):
+    """On a 20 MiB tmpfs filled up, writes are refused with 503 (exit code 74), the server stays up, and every
+    write it acknowledged is in the log, which verifies."""
+    import os
+    import pytest
+    if os.geteuid() != 0:
+        pytest.skip("needs root to mount a small tmpfs")
+    mount = tmp_path / "full"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(mount)]).returncode != 0:
+        pytest.skip("tmpfs could not be mounted")
+    try:
+        store = str(mount / "store")
+        assert cli("import", demo_events, store=store).returncode == 0
+        server = Server(store)
+        try:
+            token = server.sign_in("ines")
+            acked, refused = [], []
+            for i in range(4000):
+                if i == 20:
+                    subprocess.run(["dd", "if=/dev/zero", f"of={mount}/filler", "bs=1M"], capture_output=True)
+                key = f"full-{i}"
+                r = server.post("/v1/scans", token, json={"code": key + "x" * 900, "productName": "P", "category": "Toys",
+                                                          "result": "authentic"}, headers={"Idempotency-Key": key})
+                if r.status_code == 201:
+                    acked.append(key)
+                else:
+                    assert r.status_code == 503 and r.json()["exitCode"] == 74, r.text
+                    assert "Retry-After" in r.headers
+                    refused.append(key)
+                    if len(refused) >= 3:
+                        break
+            assert server.get("/v1/health").status_code == 200
+            assert len(acked) >= 20 and refused
+            # Room again: the refused writes, retried under their keys, each land once.
+            os.unlink(mount / "filler")
+            for key in refused:
+                r = server.post("/v1/scans", token, json={"code": key + "x" * 900, "productName": "P", "category": "Toys",
+                                                          "result": "authentic"}, headers={"Idempotency-Key": key})
+                assert r.status_code in (200, 201), r.text
+                acked.append(key)
+        finally:
+            server.stop()
+        ids = [e["id"] for e in exported(store)]
+        assert all(ids.count(k) == 1 for k in acked)
+        assert cli("log", "verify", store=store).returncode == 0
+    finally:
+        subprocess.run(["umount", str(mount)])
