@@ -3,7 +3,8 @@
 # document (Sources/VeritrailServer/Resources/openapi.json, served at /v1/openapi.json) is called with
 # generated requests, as an admin; no answer may be a 5xx, and every answer must match the document
 # (status, content type, schema). EXAMPLES (default 30) sets how many cases per route. (The coverage phase
-# is left out: schemathesis 4.32 fails inside hypothesis on it, whatever the API.)
+# is left out: schemathesis 4.32 fails inside hypothesis on it, whatever the API. GET /v1/heads is only a
+# stream that never ends, which Tests/server/test_follow.py checks instead.)
 #
 #   scripts/schemathesis.sh [VERITRAIL_BINARY]
 set -euo pipefail
@@ -24,7 +25,7 @@ token=$(curl -sf -X POST "http://127.0.0.1:$port/v1/sessions" -H 'Content-Type: 
   -d '{"user": "admin", "passcode": "1234"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 schemathesis run "http://127.0.0.1:$port/v1/openapi.json" -H "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --phases examples,fuzzing --max-examples "${EXAMPLES:-30}" --workers 2 --seed 1 --warnings off
+  --exclude-path /v1/heads --phases examples,fuzzing --max-examples "${EXAMPLES:-30}" --workers 2 --seed 1 --warnings off
 if grep -q '" 5[0-9][0-9] \| 5[0-9][0-9] [0-9]*µs' "$work/serve.log"; then
   echo "schemathesis: the server answered 5xx:"; grep ' 5[0-9][0-9] [0-9]*µs' "$work/serve.log" | head; exit 1
 fi
