@@ -66,28 +66,28 @@ public final class Store: @unchecked Sendable {
         let place = StoreDirectory(directory)
         guard place.state == .absent else { return nil }
         let madeDirectories = try place.prepare()
-        let secretsPath = secrets ?? SecretsFile(storeDirectory: directory).path
-        var madeSecrets = false
+        let secretsFile = SecretsFile(path: secrets ?? SecretsFile(storeDirectory: directory).path)
         do {
             let aside = try place.makeAside()
             let result: R
+            let toPublish: StoreSecrets?
             do {
-                let store = try Store(directory: aside, mapSize: mapSize, creating: true, secrets: secretsPath)
+                let store = try Store(directory: aside, mapSize: mapSize, creating: true, secrets: secretsFile.path)
                 store.originForNewStore = origin
                 store.proofs.secretsForNewStore = newSecrets
-                defer { madeSecrets = store.proofs.createdSecretsFile }
+                store.proofs.publishesSecrets = true
                 result = try store.write(large: large, body)
+                toPublish = store.proofs.secretsToPublish
             } catch {
                 place.discard(aside: aside)
                 throw error
             }
-            guard try place.publish(aside: aside) else {
-                if madeSecrets { try? FileSystem.unlink(secretsPath) }
-                return nil
-            }
-            return result
+            // Written beside their place, flushed, and renamed into place with the checkpoint, before the data file.
+            let temporary = try toPublish.map { try secretsFile.temporary($0) }
+            defer { if let temporary { try? FileSystem.unlink(temporary) } }
+            let placed = temporary.map { [(from: $0, to: secretsFile.path)] } ?? []
+            return try place.publish(aside: aside, placing: placed) ? result : nil
         } catch {
-            if madeSecrets { try? FileSystem.unlink(secretsPath) }
             place.unprepare(madeDirectories)
             throw error
         }

@@ -97,15 +97,23 @@ public struct StoreDirectory: Sendable {
     /// Puts the store built in `aside` in place, unless a store is there already (another process made one
     /// meanwhile): then returns false and leaves that store alone. `aside` is removed either way.
     ///
-    /// The files kept beside the data (its signed checkpoint) are put in place first and the data file last,
-    /// under the lock of the checkpoint (`lockCheckpoint`), which every creation takes: a kill at any point
-    /// leaves no store, or one whose checkpoint is there. A checkpoint found where no data file is was left
-    /// by such a kill and is replaced.
-    public func publish(aside: String) throws(StoreError) -> Bool {
+    /// The files kept beside the data (`placing`, its secrets, renamed from where they were written; then its
+    /// signed checkpoint) are put in place first and the data file last, under the lock of the checkpoint
+    /// (`lockCheckpoint`), which every creation takes: a kill at any point leaves no store, or one whose
+    /// secrets and checkpoint are there. Such files found where no data file is were left by such a kill,
+    /// and are replaced.
+    public func publish(aside: String, placing: [(from: String, to: String)] = []) throws(StoreError) -> Bool {
         defer { discard(aside: aside) }
         let lock = try StoreDirectory.lockCheckpoint(path)
         defer { lock.close() }
         guard state == .absent else { return false }
+        for (from, to) in placing {
+            do {
+                try FileSystem.rename(from, to: to)
+            } catch {
+                throw StoreError("can not create the store at \(path): can not put \(to) in place: \(error.reason)")
+            }
+        }
         // Its lock files stay: the store's own `checkpoint.lock` is held here.
         let others = StoreDirectory.entries(of: aside).filter {
             $0 != "data.mdb" && $0 != "lock.mdb" && !$0.hasSuffix(".lock") && !$0.contains(".tmp-")
@@ -117,7 +125,11 @@ public struct StoreDirectory: Sendable {
                 throw StoreError("can not create the store at \(path): can not put its \(name) in place: \(error.reason)")
             }
         }
-        if !others.isEmpty { syncDirectory() }
+        // The secrets may be kept in another directory (`--secrets`): it is flushed too.
+        for directory in Set(placing.map { StoreDirectory.parent(of: $0.to) }) where directory != path {
+            StoreDirectory.sync(directory)
+        }
+        if !others.isEmpty || !placing.isEmpty { syncDirectory() }
         // The data file is durable before it becomes visible: LMDB's commit synced it.
         do {
             try FileSystem.link(aside + "/data.mdb", to: dataFile)
@@ -162,10 +174,17 @@ public struct StoreDirectory: Sendable {
 
     /// Flushes the directory's entries, so that the new store survives a crash of the machine.
     /// Best effort: the store is in place either way, and a failure here has nothing left to undo.
-    private func syncDirectory() {
-        guard let fd = try? FileDescriptor.open(path, .readOnly, options: [.directory, .closeOnExec]) else { return }
+    private func syncDirectory() { StoreDirectory.sync(path) }
+
+    private static func sync(_ directory: String) {
+        guard let fd = try? FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec]) else { return }
         try? fd.sync()
         fd.close()
+    }
+
+    /// The directory `file` is in.
+    private static func parent(of file: String) -> String {
+        file.lastIndex(of: "/").map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
     }
 
     /// Removes hidden directories left by creations whose process is gone (killed while building); one

@@ -25,16 +25,6 @@ public struct CheckpointFile: Sendable {
         case note(String)
         /// Something that is not a readable checkpoint file (why, naming the path).
         case refused(String)
-
-        /// The note, or nil when there is none; throws `BadCheckpoint` when the file is there but not a
-        /// readable checkpoint.
-        public func note() throws(BadCheckpoint) -> String? {
-            switch self {
-            case .missing: nil
-            case .note(let note): note
-            case .refused(let why): throw BadCheckpoint(why)
-            }
-        }
     }
 
     /// The kept note.

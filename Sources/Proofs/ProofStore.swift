@@ -16,8 +16,11 @@ public final class ProofStore: @unchecked Sendable {
     /// The secrets a store without an identity takes at its first write when its secrets file is missing
     /// (`VeritrailStore.create` made its first passcode with their pepper); new ones when nil.
     public var secretsForNewStore: StoreSecrets?
-    /// Whether this process wrote the secrets file: a creation that fails removes it again.
-    public private(set) var createdSecretsFile = false
+    /// Set for a store being built aside (`Store.create`): its new secrets are not written at their place
+    /// but kept in `secretsToPublish`, for the store's publication to put in place before its data file.
+    public var publishesSecrets = false
+    /// The new secrets of a store built aside, to be put in place when it is published.
+    public private(set) var secretsToPublish: StoreSecrets?
     private let lock = ConditionLock()
     private var loaded: StoreSecrets?
 
@@ -81,7 +84,8 @@ public final class ProofStore: @unchecked Sendable {
     }
 
     /// The store's identity for a write, and its secrets: made for a store that has none (a new store, or
-    /// one made before proofs existed: the secrets file there is taken, else one is written), moved out of
+    /// one made before proofs existed: the secrets file there is taken, else one is written, or kept for
+    /// the new store's publication), moved out of
     /// LMDB for a store whose key an earlier version kept there (the secrets file is on disk before the
     /// key is deleted from `meta`, in this transaction).
     private func identityForWrite(_ txn: Transaction, existing: StoreIdentity?, origin: String?) throws -> (StoreIdentity, StoreSecrets) {
@@ -89,11 +93,11 @@ public final class ProofStore: @unchecked Sendable {
         let wanted = try existing?.legacyKey.map { try StoreSecrets.generate(signingKey: $0) } ?? secretsForNewStore ?? StoreSecrets.generate()
         var secrets = try secretsFile.load()
         if secrets == nil {
-            if try secretsFile.create(wanted) {
-                createdSecretsFile = true
+            if publishesSecrets && existing == nil {
+                secretsToPublish = wanted
                 secrets = wanted
             } else {
-                secrets = try secretsFile.load()
+                secrets = try secretsFile.create(wanted) ? wanted : try secretsFile.load()
             }
         }
         guard let secrets, existing.map({ $0.owns(secrets) }) ?? true,

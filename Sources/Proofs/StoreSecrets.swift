@@ -83,18 +83,14 @@ public struct SecretsFile: Sendable {
         }
     }
 
-    /// Writes `secrets` at `path` unless a file is there already, durably (a unique temporary file, fsync,
-    /// `link` into place, fsync of the directory): never replacing one. Returns false when one was there.
+    /// Writes `secrets` at `path` unless a file is there already, durably (`temporary`, then `link` into
+    /// place, fsync of the directory): never replacing one. Returns false when one was there.
     ///
-    /// The corresponding C functions are `open`, `write`, `fsync`, `link`, `unlink` and `close`.
+    /// The corresponding C functions are `link` and `unlink`, and those of `temporary`.
     public func create(_ secrets: StoreSecrets) throws(StoreError) -> Bool {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = try self.temporary(secrets)
+        defer { try? FileSystem.unlink(temporary) }
         do throws(SystemError) {
-            SafeWrite.removeAbandoned(in: directory, prefix: name)
-            let temporary = try SafeWrite.temporary(Array(secrets.text.utf8), in: directory, prefix: name)
-            defer { try? FileSystem.unlink(temporary) }
             do {
                 try FileSystem.link(temporary, to: path)
             } catch {
@@ -107,4 +103,25 @@ public struct SecretsFile: Sendable {
             throw StoreError("can not write the store's secrets file \(path): \(error.reason)")
         }
     }
+
+    /// Writes `secrets` to a new temporary file beside `path` (0600, `O_CREAT|O_EXCL|O_NOFOLLOW`, flushed)
+    /// and returns its path: a new store's secrets, renamed into place when the store is published
+    /// (`StoreDirectory.publish`).
+    ///
+    /// The corresponding C functions are `open`, `write`, `fsync` and `close`.
+    public func temporary(_ secrets: StoreSecrets) throws(StoreError) -> String {
+        do throws(SystemError) {
+            SafeWrite.removeAbandoned(in: directory, prefix: name)
+            return try SafeWrite.temporary(Array(secrets.text.utf8), in: directory, prefix: name)
+        } catch {
+            throw StoreError("can not write the store's secrets file \(path): \(error.reason)")
+        }
+    }
+
+    /// The directory the file is in, and its name there.
+    private var directory: String {
+        path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    }
+
+    private var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
 }

@@ -154,18 +154,12 @@ public struct FileStatus: Sendable {
     public let size: Int
     /// Whether it is a regular file (not a pipe, a terminal or a directory).
     public let isRegularFile: Bool
-    /// Whether it is a directory.
-    public let isDirectory: Bool
     /// What kind of file it is, in words: "a regular file", "a directory", "a FIFO", …
     public let kind: String
-    /// Its last modification, in seconds since 1970.
-    public let modified: Int
 
     init(_ info: stat) {
         size = Int(info.st_size)
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
-        isDirectory = info.st_mode & S_IFMT == S_IFDIR
-        modified = Int(info.st_mtim.tv_sec)
         kind = switch info.st_mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"

@@ -56,10 +56,6 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     @inlinable public static var noProcess: Errno { Errno(rawValue: ESRCH) }
     /// Too many symbolic links, or one where `O_NOFOLLOW` forbids it. (`ELOOP`)
     @inlinable public static var symbolicLink: Errno { Errno(rawValue: ELOOP) }
-    /// Permission denied. (`EACCES`)
-    @inlinable public static var permissionDenied: Errno { Errno(rawValue: EACCES) }
-    /// The path is a directory. (`EISDIR`)
-    @inlinable public static var isDirectory: Errno { Errno(rawValue: EISDIR) }
     /// An argument the call does not know, such as advice an older kernel lacks. (`EINVAL`)
     @inlinable public static var invalidArgument: Errno { Errno(rawValue: EINVAL) }
     /// The operation is not supported, such as allocation on a file system without it. (`EOPNOTSUPP`)

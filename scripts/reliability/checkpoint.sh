@@ -89,7 +89,7 @@ if command -v strace >/dev/null; then
   done
 
   section "kill -9 while a new store is published"
-  for call in link:when=1 link:when=2 link:when=3 rename:when=1 rename:when=2; do
+  for call in link:when=1 link:when=2 rename:when=1 rename:when=2 rename:when=3; do
     s=$work/publish-${call/:/-}
     printf '24682468\n24682468\n' > "$work/passcodes"
     (timeout 60 strace -f -o /dev/null -e trace=link,rename -e inject=${call%%:*}:signal=SIGKILL:${call#*:} \
@@ -97,8 +97,8 @@ if command -v strace >/dev/null; then
     wait $! 2>/dev/null
     n=$(count "$s")
     if [ "$n" = none ]; then
-      check "publish killed at $call: no store, and init runs again to a store that verifies" \
-        bash -c "printf '24682468\n24682468\n' | $VT init --admin root --name R --email r@example.org --passcode-stdin --store '$s' >/dev/null 2>&1 && $VT log verify --store '$s' >/dev/null"
+      check "publish killed at $call: no store, and init runs again to a store that verifies and unlocks" \
+        bash -c "printf '24682468\n24682468\n' | $VT init --admin root --name R --email r@example.org --passcode-stdin --store '$s' >/dev/null 2>&1 && $VT log verify --store '$s' >/dev/null && printf '24682468\n' | $VT unlock --as root --passcode-stdin --store '$s' >/dev/null"
     else
       check "publish killed at $call: a complete store ($n events) that verifies and takes a write" \
         bash -c "[ '$n' = 2 ] && $VT log verify --store '$s' >/dev/null && printf '24682468\n' | $VT unlock --as root --passcode-stdin --store '$s' >/dev/null"
