@@ -59,6 +59,7 @@ test: build reliability-deps server-test-deps
 	$(SWIFT) test
 	scripts/reliability.sh .build/debug/veritrail
 	python3 -m pytest -q Tests/server
+	python3 -m pytest -q Tests/client
 
 # The server's tests talk HTTP to a real `veritrail serve` with requests, under pytest (Tests/server).
 server-test-deps:

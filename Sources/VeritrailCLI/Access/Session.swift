@@ -31,6 +31,10 @@ struct Session {
     /// Prints what was written: `{"events": [{"seq", "id", "type"}]}` with `--json`, else `sentence` with
     /// the last event's seq and the first event's id (the `--id` of a retry).
     func report(_ appended: [AppendedEvent], _ sentence: String) {
+        Session.report(global, appended, sentence)
+    }
+
+    static func report(_ global: GlobalOptions, _ appended: [AppendedEvent], _ sentence: String) {
         if global.json {
             Output.json(Answers.events(appended))
         } else {
@@ -42,11 +46,15 @@ struct Session {
 extension Session {
     /// The whole of a command that makes one library write as the acting user: opens the store, finds the
     /// actor, makes the write with refusals in the command's words (`words`), and prints what was written
-    /// with the sentence `said` makes for the actor.
+    /// with the sentence `said` makes for the actor. With `--server`, the same write is `remote`'s request.
     static func write(_ global: GlobalOptions, passcodeStdin: Bool, retry: RetryOptions, words: CommandWords,
-                      said: (_ actor: String) -> String,
+                      said: (_ actor: String) -> String, remote: (_ actor: String) -> RemoteWrite,
                       _ call: (Session, _ actor: String) throws -> [AppendedEvent]) throws {
         try runReporting {
+            if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                let actor = try server.actingAccount()
+                return report(global, try words.run { try server.write(remote(actor), eventID: retry.id) }, said(actor))
+            }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let actor = try session.actor()
             let appended = try words.run { try call(session, actor) }
