@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps server-test-deps build release demo test test-reliability bench clean install uninstall
+.PHONY: deps reliability-deps server-test-deps build release demo test test-reliability bench serve bench-serve clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -59,6 +59,7 @@ test: build reliability-deps server-test-deps
 	$(SWIFT) test
 	scripts/reliability.sh .build/debug/veritrail
 	python3 -m pytest -q Tests/server
+	scripts/schemathesis.sh .build/debug/veritrail
 	python3 -m pytest -q Tests/client
 
 # The server's tests talk HTTP to a real `veritrail serve` with requests, under pytest (Tests/server).
@@ -72,6 +73,16 @@ test-reliability: build reliability-deps
 
 bench: release
 	scripts/bench.sh .build/release/veritrail
+
+# `veritrail serve` on the demo store (./demo-store, imported from the demo events when missing), on
+# 127.0.0.1:8420 with the demo's clock: README's "Serving" walks through it.
+serve: build
+	@[ -d demo-store ] || VERITRAIL_NOW=2026-11-20T18:05:00Z .build/debug/veritrail import Events/demo.ndjson --store demo-store
+	VERITRAIL_NOW=2026-11-20T18:05:00Z .build/debug/veritrail serve --store demo-store
+
+# The server's bars with wrk: group commit against --commit-each, GET /v1/stats, follow latency, memory.
+bench-serve: release
+	scripts/bench_serve.sh .build/release/veritrail
 
 clean:
 	rm -rf .build

@@ -106,7 +106,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], swiftSettings: strict),
+        ], resources: [.embedInCode("Resources/openapi.json")], swiftSettings: strict),
         // `--server URL` (server.md §8): the HTTP transport, the token file and the route of each command, which
         // the `veritrail` executable hands to the command line (`Remote`), so that VeritrailCLI links no SwiftNIO.
         .target(name: "VeritrailClient", dependencies: [

@@ -18,9 +18,42 @@ extension Store {
     /// With `commit` false, everything is checked and nothing is written (what would be refused, is).
     ///
     /// With `large` (a batch of many events), the write is paged as an import's is (`Store.write(large:)`).
+    ///
+    /// When the store groups its commits (`groupCommits`), a write that commits shares its transaction with
+    /// the writes of other threads that arrive with it (`GroupCommitter`), checked against the state they leave.
     public func appendGated(actor: String?, clock: () -> Timestamp, commit: Bool = true, large: Bool = false,
                             _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
-        try write(large: large) { appender in
+        if let committer, commit, !large {
+            return try withoutActuallyEscaping(clock) { clock in
+                try withoutActuallyEscaping(make) { make in
+                    var appended: [AppendedEvent] = []
+                    do {
+                        try committer.run { appender in
+                            switch try Store.appendChecked(&appender, actor: actor, clock: clock, make) {
+                            case .success(let events): appended = events
+                            case .failure(let refusal): throw refusal
+                            }
+                        }
+                    } catch let refusal as GateRefusal {
+                        return .failure(refusal)
+                    }
+                    return .success(appended)
+                }
+            }
+        }
+        return try write(large: large) { appender in
+            let outcome = try Store.appendChecked(&appender, actor: actor, clock: clock, make)
+            if case .failure = outcome { appender.rollBack() }
+            if !commit { appender.rollBack() }
+            return outcome
+        }
+    }
+
+    /// The inside of `appendGated`: the events appended to `appender`'s transaction and the gate checked; a
+    /// refusal leaves the events appended, for the caller to roll back.
+    static func appendChecked(_ appender: inout Appender, actor: String?, clock: () -> Timestamp,
+                              _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
+        do {
             let at = Store.stamp(clock(), after: appender.head.at)
             // Read before the events are applied: they may change the actor's own gate (a passcode set).
             let gate = try actor.map { actor in (actor, try appender.models.account(actor)?.lockout ?? Lockout()) }
@@ -44,12 +77,8 @@ extension Store {
                     .locked(actor: actor, until: lockout.lockedUntil ?? at,
                             seconds: GateRefusal.seconds(until: lockout.lockedUntil ?? at, from: at))
                 }
-                if let refusal {
-                    appender.rollBack()
-                    return .failure(refusal)
-                }
+                if let refusal { return .failure(refusal) }
             }
-            if !commit { appender.rollBack() }
             return .success(appended)
         }
     }

@@ -12,6 +12,17 @@ public final class Store: @unchecked Sendable {
     public let proofs: ProofStore
     /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
     public var originForNewStore: String?
+    /// Set by `groupCommits`: the writes of `appendGated` share transactions.
+    private(set) var committer: GroupCommitter?
+
+    /// Makes the writes of `appendGated` from many threads share one transaction, one flush and one signed
+    /// checkpoint per group (`GroupCommitter`); `onCommit` hears each group's size and time. Call it once,
+    /// before the store is shared.
+    public func groupCommits(onCommit: (@Sendable (_ size: Int, _ microseconds: Int64) -> Void)? = nil) {
+        let committer = GroupCommitter(store: self)
+        committer.onCommit = onCommit
+        self.committer = committer
+    }
 
     /// Opens the existing store in `directory` (a `StoreError` when there is none). `mapSize` is the least
     /// size to map: give more when a large write is coming, so the map need not grow (and the write run

@@ -131,3 +131,18 @@ extension VeritrailStore {
         return value
     }
 }
+
+/// The log as C2SP tlog-tiles (server.md §6), for a standard tlog client.
+extension VeritrailStore {
+    /// The hash tile at `level` and `index` with `width` hashes (1–256), or nil when the log does not hold
+    /// it (yet): tiles are immutable, so one that exists is always the same bytes.
+    public func hashTile(level: Int, index: UInt64, width: Int) throws(VeritrailError) -> [UInt8]? {
+        try VeritrailError.catching { try store.hashTile(level: level, index: index, width: width) }
+    }
+
+    /// The entry bundle `index` with `width` entries (1–256), each entry the leaf data of proofs.md §1 after
+    /// its 2-byte big-endian length, or nil when the log does not hold them all (yet).
+    public func entryBundle(index: UInt64, width: Int) throws(VeritrailError) -> [UInt8]? {
+        try VeritrailError.catching { try store.entryBundle(index: index, width: width) }
+    }
+}

@@ -107,6 +107,15 @@ public final class VeritrailStore: @unchecked Sendable {
         }
     }
 
+    /// Makes the writes of this store's many threads share commits (server.md §3, group commit): writes that
+    /// arrive together are checked one after the other in one write transaction, committed with one flush
+    /// and one signed checkpoint, and each returns once its group is on disk; a refused write leaves the
+    /// others untouched. `onCommit` hears each group's size and its time in microseconds. Call it once,
+    /// right after opening, before the store is shared.
+    public func groupCommits(onCommit: (@Sendable (_ size: Int, _ microseconds: Int64) -> Void)? = nil) {
+        store.groupCommits(onCommit: onCommit)
+    }
+
     /// The head of the log: its last seq and hash.
     public func head() throws(VeritrailError) -> StoreHead {
         try VeritrailError.catching { try store.read { reader, _ in try reader.head() } }

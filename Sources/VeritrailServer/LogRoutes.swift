@@ -39,8 +39,13 @@ extension Routes {
             let outcome = try await call.state.blocking { () throws(VeritrailError) in try store.verify(digest: given, asOf: asOf) }
             return Responses.json(Answers.verification(outcome))
         }
+        table.add(.get, "/v1/heads") { call in try await followHeads(call) }
         table.add(.get, "/v1/events") { call in
-            try call.query.check(["from", "to", "since", "until", "actor", "type", "as"], repeatable: ["actor", "type"])
+            if let follow = call.query["follow"] {
+                guard follow == "true" || follow == "false" else { throw Problem.badRequest("follow must be true or false") }
+                if follow == "true" { return try await Routes.follow(call) }
+            }
+            try call.query.check(["from", "to", "since", "until", "actor", "type", "as", "follow"], repeatable: ["actor", "type"])
             var filter = LogFilter()
             filter.from = try call.query.seq("from") ?? 1
             guard filter.from >= 1 else { throw Problem.badRequest("from must be at least 1") }

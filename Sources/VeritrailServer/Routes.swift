@@ -12,6 +12,7 @@ enum Routes {
         addLog(&table)
         addWrites(&table)
         addStreams(&table)
+        addTiles(&table)
         return table
     }
 
@@ -24,6 +25,16 @@ enum Routes {
             var members: [(String, JSONValue)] = [("ok", .bool(true)), ("head", J.int(head.seq))]
             if let origin = status["origin"] { members.append(("origin", origin)) }
             return Responses.json(J.object(members))
+        }
+        table.add(.get, "/metrics") { call in
+            try call.query.check([])
+            let state = call.state
+            return Responses.bytesResponse(state.metrics.text(head: state.follower.head, streams: state.follower.count),
+                                           type: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        table.add(.get, "/v1/openapi.json") { call in
+            try call.query.check([])
+            return Responses.bytesResponse(OpenAPIDocument.bytes, type: Responses.jsonType)
         }
     }
 }

@@ -12,7 +12,7 @@ struct Route: Sendable {
 }
 
 /// The routes, matched segment by segment: a literal matches itself, `{name}` any one non-empty segment
-/// (percent-decoded). A path that matches no pattern is 404; one that matches with another method is 405.
+/// (percent-decoded), a last `{*name}` the rest of the path as sent. A path that matches no pattern is 404; one that matches with another method is 405.
 struct RouteTable: Sendable {
     private var routes: [(route: Route, segments: [Substring])] = []
 
@@ -26,11 +26,16 @@ struct RouteTable: Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/") else { throw Problem.noRoute(method.rawValue, path) }
         var methodMismatch = false
-        for (route, segments) in routes where segments.count == parts.count {
+        for (route, segments) in routes {
+            let rest = segments.last?.hasPrefix("{*") == true
+            guard rest ? parts.count >= segments.count : parts.count == segments.count else { continue }
             var parameters: [String: String] = [:]
             var matched = true
-            for (segment, part) in zip(segments, parts) {
-                if segment.hasPrefix("{") {
+            for (offset, (segment, part)) in zip(segments, parts).enumerated() {
+                if segment.hasPrefix("{*") {
+                    // The rest of the path, as sent (its own parser reads it).
+                    parameters[String(segment.dropFirst(2).dropLast())] = parts.dropFirst(offset).joined(separator: "/")
+                } else if segment.hasPrefix("{") {
                     guard !part.isEmpty, let value = PercentDecoding.decode(part, plusIsSpace: false) else { matched = false; break }
                     parameters[String(segment.dropFirst().dropLast())] = value
                 } else if segment != part {

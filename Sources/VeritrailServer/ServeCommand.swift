@@ -69,6 +69,8 @@ public struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("veritrail: \(error)\n".utf8))
             throw ExitCode(error.exitCode)
         }
+        let metrics = ServerMetrics()
+        if !commitEach { opened.groupCommits { size, micros in metrics.commit(size: size, microseconds: micros) } }
         guard let address = ListenAddress(listen) else { throw ExitCode(64) }
         let settings = ServerSettings(address: address, tlsCert: tlsCert, tlsKey: tlsKey, behindProxy: behindProxy,
                                       fixedNow: fixed, commitEach: commitEach)
@@ -76,7 +78,7 @@ public struct ServeCommand: ParsableCommand {
         let semaphore = DispatchSemaphore(value: 0)
         Task.detached {
             do {
-                try await VeritrailServer(store: opened, settings: settings).run()
+                try await VeritrailServer(store: opened, settings: settings, metrics: metrics).run()
             } catch {
                 outcome.fail("\(error)")
             }

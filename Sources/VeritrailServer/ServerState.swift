@@ -14,8 +14,14 @@ final class ServerState: Sendable {
     let logger: Logger
     /// The library's calls block (LMDB reads, commits and their flush): they run here, never on an event loop.
     let pool: NIOThreadPool
+    /// Tells the event streams what is committed (server.md §5).
+    let follower: LogFollower
+    let metrics: ServerMetrics
 
-    init(store: VeritrailStore, sessions: SessionStore, settings: ServerSettings, logger: Logger, pool: NIOThreadPool) {
+    init(store: VeritrailStore, sessions: SessionStore, settings: ServerSettings, logger: Logger, pool: NIOThreadPool,
+         follower: LogFollower, metrics: ServerMetrics) {
+        self.follower = follower
+        self.metrics = metrics
         self.store = store
         self.sessions = sessions
         self.settings = settings

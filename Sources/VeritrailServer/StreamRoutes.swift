@@ -16,7 +16,8 @@ extension Routes {
         table.add(.post, "/v1/scans/batch") { call in
             try call.query.check([])
             let type = call.request.headers[.contentType]?.lowercased() ?? "application/x-ndjson"
-            guard type.hasPrefix("application/x-ndjson") || type.hasPrefix("text/csv") || type.hasPrefix("application/json") else {
+            guard type.hasPrefix("application/x-ndjson") || type.hasPrefix("text/csv") || type.hasPrefix("application/json")
+                    || type.hasPrefix("text/plain") else {
                 throw Problem(.unsupportedMediaType, "unsupported-media-type",
                               "a batch of scans is NDJSON (application/x-ndjson) or CSV (text/csv), got \(type.prefix(100))", exitCode: 64)
             }

@@ -17,6 +17,7 @@ import VeritrailKit
 struct VeritrailServer {
     let store: VeritrailStore
     let settings: ServerSettings
+    let metrics: ServerMetrics
 
     func run() async throws {
         var logger = Logger(label: "veritrail") { label in StreamLogHandler.standardError(label: label) }
@@ -24,7 +25,11 @@ struct VeritrailServer {
         let sessions = try SessionStore(directory: store.directory)
         let pool = NIOThreadPool(numberOfThreads: 16)
         pool.start()
-        let state = ServerState(store: store, sessions: sessions, settings: settings, logger: logger, pool: pool)
+        let follower = try LogFollower(store: store)
+        let state = ServerState(store: store, sessions: sessions, settings: settings, logger: logger, pool: pool, follower: follower,
+                                metrics: metrics)
+        follower.start(state)
+        defer { follower.stop() }
         let responder = VeritrailResponder(state: state, routes: Routes.all())
         let address = BindAddress.hostname(settings.address.host, port: settings.address.port)
         var server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: .seconds(60)))
@@ -43,7 +48,10 @@ struct VeritrailServer {
                                   announcer.info("serving \(store.directory) on \(bound)")
                               },
                               logger: quiet)
-        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet)
+        var configuration = ServiceGroupConfiguration(
+            // Shut down in reverse: the streams end first, then the server finishes the other requests.
+            services: [.init(service: app), .init(service: StreamCloser(follower: follower), successTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet)
         configuration.maximumGracefulShutdownDuration = .seconds(10)
         let group = ServiceGroup(configuration: configuration)
         try await group.run()
@@ -81,6 +89,18 @@ struct VeritrailResponder: HTTPResponder {
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let client = state.settings.behindProxy ? request.headers[HTTPField.Name("X-Forwarded-For")!].map { " for=\($0.prefix(100))" } ?? "" : ""
         state.logger.info("\(request.method) \(routeName) \(response.status.code) \(micros)µs \(call?.user ?? "-")\(client)")
+        state.metrics.request(route: routeName, method: request.method.rawValue, status: response.status.code, nanoseconds: micros * 1_000)
         return response
+    }
+}
+
+/// Ends the event streams when the server is asked to stop, so that they do not hold it for the 10 s given
+/// to the requests in flight.
+struct StreamCloser: Service {
+    let follower: LogFollower
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        follower.stop()
     }
 }

@@ -98,3 +98,28 @@ def test_access_log_and_graceful_stop(server):
     log = server.stderr()
     assert "POST /v1/sessions 201" in log and "GET /v1/stats 200" in log and " ines" in log
     assert token not in log and "1234" not in log.replace("µs", "")
+
+
+def test_tls_beyond_loopback(store, tmp_path):
+    """With --tls-cert/--tls-key the server listens beyond loopback and speaks HTTPS."""
+    import subprocess as sp
+    cert, key = str(tmp_path / "cert.pem"), str(tmp_path / "key.pem")
+    sp.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+            "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+    from conftest import VT, free_port
+    port = free_port()
+    p = sp.Popen([VT, "serve", "--store", store, "--listen", f"0.0.0.0:{port}", "--tls-cert", cert, "--tls-key", key],
+                 stderr=sp.DEVNULL)
+    try:
+        deadline = time.time() + 20
+        while True:
+            try:
+                r = requests.get(f"https://127.0.0.1:{port}/v1/health", verify=False, timeout=1)
+                break
+            except requests.ConnectionError:
+                assert time.time() < deadline and p.poll() is None
+                time.sleep(0.1)
+        assert r.status_code == 200 and r.json()["ok"] is True
+    finally:
+        p.terminate()
+        assert p.wait(15) == 0

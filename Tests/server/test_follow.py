@@ -1,0 +1,73 @@
+"""server.md §5: following the log, as NDJSON and as server-sent events, whoever writes."""
+import json
+import threading
+import time
+
+import requests
+
+from conftest import cli
+from test_basics import is_problem
+
+
+def read_lines(response, count, timeout=10):
+    """The first `count` lines of a streamed response."""
+    lines = []
+    deadline = time.time() + timeout
+    for line in response.iter_lines():
+        lines.append(line)
+        if len(lines) >= count or time.time() > deadline:
+            break
+    return lines
+
+
+def test_follow_ndjson_from_a_seq_then_live_from_another_process(server):
+    admin = server.sign_in("admin")
+    head = server.get("/v1/health").json()["head"]
+    r = requests.get(server.url + f"/v1/events?follow=true&from={head - 2}", headers={"Authorization": "Bearer " + admin},
+                     stream=True, timeout=30)
+    assert r.status_code == 200 and r.headers["Content-Type"] == "application/x-ndjson"
+    lines = iter(r.iter_lines())
+    backlog = [json.loads(next(lines)) for _ in range(3)]
+    assert [e["seq"] for e in backlog] == [head - 2, head - 1, head]
+    # A write by the command line, another process, reaches the stream with its checkpoint.
+    started = time.time()
+    done = cli("search", "followed", "--as", "kwan", "--json", store=server.store)
+    assert done.returncode == 0
+    event = json.loads(next(lines))
+    assert event["seq"] == head + 1 and event["type"] == "search.performed"
+    checkpoint = json.loads(next(lines))
+    assert set(checkpoint) == {"checkpoint"} and f"\n{head + 1}\n" in checkpoint["checkpoint"]
+    assert time.time() - started < 5
+    r.close()
+
+
+def test_follow_sse_resumes_after_last_event_id(server):
+    admin = server.sign_in("admin")
+    head = server.get("/v1/health").json()["head"]
+    r = requests.get(server.url + "/v1/events?follow=true", stream=True, timeout=30,
+                     headers={"Authorization": "Bearer " + admin, "Accept": "text/event-stream", "Last-Event-ID": str(head - 1)})
+    assert r.headers["Content-Type"] == "text/event-stream"
+    lines = read_lines(r, 3)
+    assert lines[0] == b"event: event" and lines[1] == f"id: {head}".encode()
+    assert json.loads(lines[2][len(b"data: "):])["seq"] == head
+    r.close()
+
+
+def test_heads_for_any_account_events_for_admins(server):
+    ines = server.sign_in("ines")
+    is_problem(server.get("/v1/events?follow=true", ines), 403, 77)
+    r = requests.get(server.url + "/v1/heads?follow=true", headers={"Authorization": "Bearer " + ines}, stream=True, timeout=30)
+    assert r.status_code == 200
+    cli("search", "heads", "--as", "kwan", store=server.store)
+    head = json.loads(next(r.iter_lines()))
+    assert set(head) == {"seq", "at"}
+    r.close()
+
+
+def test_a_stream_does_not_stop_the_server_from_stopping(server):
+    admin = server.sign_in("admin")
+    r = requests.get(server.url + "/v1/events?follow=true", headers={"Authorization": "Bearer " + admin}, stream=True, timeout=30)
+    assert r.status_code == 200
+    started = time.time()
+    assert server.stop() == 0
+    assert time.time() - started < 9

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# `make bench-serve`: the server's bars (issue 19), measured in one run on a store of EVENTS generated events
+# (default 100000; scripts/gen_bench.py), with wrk:
+#   1. 64 connections recording single scans for SECONDS, with group commit and with --commit-each;
+#   2. GET /v1/stats at 64 connections;
+#   3. a committed event's way to 100 open follow streams (scripts/bench_serve/follow.py);
+#   4. the server's peak memory (VmHWM) through all of it.
+#
+#   scripts/bench_serve.sh [VERITRAIL_BINARY]      # default .build/release/veritrail
+set -euo pipefail
+veritrail=${1:-.build/release/veritrail}
+here=$(cd "$(dirname "$0")/.." && pwd)
+events=${EVENTS:-100000}
+seconds=${SECONDS_EACH:-10}
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+work=$(mktemp -d /tmp/veritrail-bench-serve.XXXXXX)
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+python3 "$here/scripts/gen_bench.py" "$events" "$work/events.ndjson" >/dev/null
+"$veritrail" import "$work/events.ndjson" --store "$work/base" >/dev/null
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+url=http://127.0.0.1:$port
+
+start() {
+  rm -rf "$work/store"; cp -r "$work/base" "$work/store"
+  "$veritrail" serve --store "$work/store" --listen "127.0.0.1:$port" "$@" 2>/dev/null &
+  pid=$!
+  for _ in $(seq 200); do curl -sf "$url/v1/health" >/dev/null && break; sleep 0.05; done
+  TOKEN=$(curl -sf -X POST "$url/v1/sessions" -H 'Content-Type: application/json' \
+    -d '{"user": "admin", "passcode": "2468"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  export TOKEN
+}
+stop() { peak=$(awk '/VmHWM/ {print $2}' /proc/$pid/status); kill "$pid"; wait "$pid" || true; pid=; echo "  server peak memory: $((peak / 1024)) MB"; }
+rate() { awk '/Requests\/sec/ {print $2}' "$1"; }
+p99() { awk '$1 == "99%" {print $2}' "$1"; }
+
+echo "== $events events; 64 connections recording single scans for ${seconds} s"
+start
+wrk -t2 -c64 -d"${seconds}s" --latency -s "$here/scripts/bench_serve/scan.lua" "$url" > "$work/group.txt"
+echo "  group commit: $(rate "$work/group.txt") writes/s, p99 $(p99 "$work/group.txt")"
+curl -s "$url/metrics" | grep -E '^veritrail_commit_group_size_(sum|count)' | tr '\n' ' '; echo
+stop
+start --commit-each
+wrk -t2 -c64 -d"${seconds}s" --latency -s "$here/scripts/bench_serve/scan.lua" "$url" > "$work/each.txt"
+echo "  --commit-each: $(rate "$work/each.txt") writes/s, p99 $(p99 "$work/each.txt")"
+stop
+
+echo "== GET /v1/stats at 64 connections for ${seconds} s"
+start
+wrk -t2 -c64 -d"${seconds}s" --latency -s "$here/scripts/bench_serve/stats.lua" "$url/v1/stats" > "$work/stats.txt"
+echo "  $(rate "$work/stats.txt") requests/s, p99 $(p99 "$work/stats.txt")"
+echo "== a committed event to 100 follow streams"
+echo "  $(python3 "$here/scripts/bench_serve/follow.py" "$url" "$TOKEN" 100 20)"
+stop
