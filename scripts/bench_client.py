@@ -52,7 +52,7 @@ def serve(store, now):
 local = work + "/local"
 t_local = timed("import", LOG, "--store", local)
 events = sum(1 for _ in open(LOG))
-print(f"local import: {events} events in {t_local:.2f} s ({events / t_local:,.0f} events/s)")
+print(f"local import: {events} events in {t_local:.2f} s ({events / t_local:,.0f} events/s)", flush=True)
 
 served = work + "/served"
 # The served store starts from the admin's own registration and passcode, so that it can sign in: the first
@@ -69,13 +69,13 @@ try:
     run("login", "--server", url, "--as", "admin", "--passcode-stdin", stdin=(passcode + "\n").encode())
     t_remote = timed("import", LOG, "--server", url, "--as", "admin")
     print(f"import --server: {events} events in {t_remote:.2f} s ({events / t_remote:,.0f} events/s): "
-          f"{t_local / t_remote:.2f} of the local speed (bar: at least 0.5)")
+          f"{t_local / t_remote:.2f} of the local speed (bar: at least 0.5)", flush=True)
 
     for query in (["stats"], ["history", "--limit", "50"], ["log", "status"]):
         local_times = [timed(*query, "--json", "--as", "admin", "--store", served) for _ in range(20)]
         remote_times = [timed(*query, "--json", "--as", "admin", "--server", url) for _ in range(20)]
         lm, rm = statistics.median(local_times) * 1000, statistics.median(remote_times) * 1000
-        print(f"{' '.join(query)}: local {lm:.1f} ms, --server {rm:.1f} ms, +{rm - lm:.1f} ms (bar: at most +10 ms)")
+        print(f"{' '.join(query)}: local {lm:.1f} ms, --server {rm:.1f} ms, +{rm - lm:.1f} ms (bar: at most +10 ms)", flush=True)
 finally:
     server.terminate()
     server.wait()
