@@ -32,17 +32,22 @@ final class Call: @unchecked Sendable {
 
     /// The account behind `Authorization: Bearer TOKEN`; 401 when there is none, or it is unknown or over.
     func authenticate() async throws -> Viewer {
+        let token = try bearerToken()
+        let state = self.state
+        let viewer = try await state.blocking { () throws(Problem) in try state.sessions.viewer(forToken: token, store: state.store) }
+        user = viewer.username
+        return viewer
+    }
+
+    /// The token of `Authorization: Bearer TOKEN`; 401 without one.
+    func bearerToken() throws(Problem) -> String {
         guard let header = request.headers[.authorization] else {
             throw Problem.unauthorized("this route needs a session: sign in with POST /v1/sessions, then send Authorization: Bearer TOKEN")
         }
         guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw Problem.unauthorized("the Authorization header must be \"Bearer TOKEN\"")
         }
-        let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        let state = self.state
-        let viewer = try await state.blocking { () throws(Problem) in try state.sessions.viewer(forToken: token, store: state.store) }
-        user = viewer.username
-        return viewer
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
     /// The whole body, refused with 413 past `limit` bytes (by its `Content-Length` before reading any).

@@ -92,27 +92,40 @@ extension Routes {
     /// The account a read is made as: the token's, or for an admin `?as=USER`. A customer reads only what
     /// concerns itself (`owner`, its own username), and `adminOnly` reads are an admin's (server.md §2).
     static func reader(_ call: Call, owner: String? = nil, adminOnly: Bool = false) async throws -> String {
-        let viewer = try await call.authenticate()
+        try authorize(try await call.authenticate(), viewing: call.query["as"], owner: owner, adminOnly: adminOnly)
+    }
+
+    /// "Who reads what" for `viewer`, asking to view as `other` (`?as=`).
+    static func authorize(_ viewer: Viewer, viewing other: String?, owner: String?, adminOnly: Bool) throws(Problem) -> String {
         if adminOnly && !viewer.isAdmin { throw Problem.forbidden("\(viewer.username) is not an admin: only an admin reads this") }
         if viewer.isCustomer && owner != viewer.username {
             throw Problem.forbidden("\(viewer.username) is a customer: a customer reads only its own customer record, goals, settings, searches and lockout")
         }
-        if let other = call.query["as"], other != viewer.username {
+        if let other, other != viewer.username {
             guard viewer.isAdmin else { throw Problem.forbidden("\(viewer.username) is not an admin: only an admin views as another account (as)") }
             return other
         }
         return viewer.username
     }
 
-    /// Answers `query` through the library as `--json` does, as of `asOf` and `now`.
+    /// Answers `query` through the library as `--json` does, as of `asOf` and `now`: the session checked and
+    /// the query answered in one call on the pool, the hot path of every screen.
     static func answer(_ call: Call, _ query: Query, owner: String? = nil, adminOnly: Bool = false) async throws -> Response {
         let asOf = try call.query.asOf()
         let now = try call.query.time("now")
-        let viewer = try await reader(call, owner: owner, adminOnly: adminOnly)
-        let store = call.state.store
-        let answer = try await call.state.blocking { () throws(VeritrailError) in
-            try store.answer(query, viewer: viewer, asOf: asOf, now: now)
+        let token = try call.bearerToken()
+        let other = call.query["as"]
+        let state = call.state
+        let (user, json) = try await state.blocking { () throws(Problem) -> (String, JSONValue) in
+            let viewer = try state.sessions.viewer(forToken: token, store: state.store)
+            let reader = try authorize(viewer, viewing: other, owner: owner, adminOnly: adminOnly)
+            do throws(VeritrailError) {
+                return (viewer.username, try state.store.answer(query, viewer: reader, asOf: asOf, now: now).json)
+            } catch {
+                throw Problem.from(error)
+            }
         }
-        return Responses.json(answer.json)
+        call.user = user
+        return Responses.json(json)
     }
 }

@@ -23,7 +23,7 @@ struct VeritrailServer {
         var logger = Logger(label: "veritrail") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = .info
         let sessions = try SessionStore(directory: store.directory)
-        let pool = NIOThreadPool(numberOfThreads: 16)
+        let pool = NIOThreadPool(numberOfThreads: 64)
         pool.start()
         let follower = try LogFollower(store: store)
         let state = ServerState(store: store, sessions: sessions, settings: settings, logger: logger, pool: pool, follower: follower,
