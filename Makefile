@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve clean install uninstall
+.PHONY: deps reliability-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -68,6 +68,7 @@ test: build reliability-deps server-test-deps browser-deps
 	scripts/reliability.sh .build/debug/veritrail
 	python3 -m pytest -q Tests/server
 	scripts/schemathesis.sh .build/debug/veritrail
+	python3 -m pytest -q Tests/client
 	python3 scripts/dashboard_test.py .build/debug/veritrail
 
 # The server's tests talk HTTP to a real `veritrail serve` with requests, under pytest (Tests/server).
@@ -104,3 +105,10 @@ bench-serve: release
 
 clean:
 	rm -rf .build
+
+# The bars of issue 21 (docs/CLIENT.md): a query with --server against the same query run locally (median of
+# 20), and import --server against a local import, on a generated log (BENCH_CLIENT_EVENTS, default 200000).
+BENCH_CLIENT_EVENTS ?= 200000
+bench-client: build
+	python3 scripts/gen_bench.py $(BENCH_CLIENT_EVENTS) /tmp/veritrail-bench-client.ndjson
+	python3 scripts/bench_client.py .build/debug/veritrail /tmp/veritrail-bench-client.ndjson

@@ -24,6 +24,8 @@ import PackageDescription
 //   VeritrailKit the library (product `Veritrail`): a store, every command and query, import, audit and proofs,
 //                typed errors; it re-exports Domain and StrictJSON, the words its API speaks
 //   VeritrailCLI the `veritrail` commands: parse, call VeritrailKit, render (it imports nothing else of the engine)
+//   VeritrailClient `--server URL`: the command line as a client of `veritrail serve` over AsyncHTTPClient, handed
+//                to the CLI by the executable (VeritrailCLI itself links no SwiftNIO)
 //   VeritrailServer `veritrail serve`: the HTTP API of server.md on Hummingbird; like the CLI it parses, calls
 //                VeritrailKit, renders; the `veritrail` executable adds its `serve` command to the CLI's root, so
 //                that the CLI itself never links SwiftNIO
@@ -59,6 +61,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The command line as a client of a served store (server.md §8): its HTTP transport.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
@@ -106,7 +110,14 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.embedInCode("Resources/openapi.json")], swiftSettings: strict),
-        .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI", "VeritrailServer"], swiftSettings: strict),
+        // `--server URL` (server.md §8): the HTTP transport, the token file and the route of each command, which
+        // the `veritrail` executable hands to the command line (`Remote`), so that VeritrailCLI links no SwiftNIO.
+        .target(name: "VeritrailClient", dependencies: [
+            "VeritrailCLI", "VeritrailKit", "SystemCalls",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI", "VeritrailServer", "VeritrailClient"], swiftSettings: strict),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections", "SystemCalls"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),

@@ -5,7 +5,7 @@ import VeritrailKit
 /// `veritrail --store DIR --json stats` is read as `veritrail stats --store DIR --json`.
 enum GlobalOptionsFirst {
     /// The global options that take a value.
-    private static let valued: Set<String> = ["--store", "--as", "--now", "--as-of", "--secrets", "--color"]
+    private static let valued: Set<String> = ["--store", "--as", "--now", "--as-of", "--secrets", "--color", "--server", "--cacert"]
     private static let flags: Set<String> = ["--json", "--no-pager"]
 
     /// `arguments` (without the program name) with any leading global options moved after the command.

@@ -21,6 +21,7 @@ public struct Veritrail: ParsableCommand {
             ReplayCommand.self, RebuildCommand.self, CheckCommand.self, VerifyCommand.self, DiffCommand.self,
             RegisterCommand.self, AccountCommand.self, PasscodeCommand.self, UnlockCommand.self, ScanCommand.self,
             ReportCommand.self, SearchCommand.self, FitnessCommand.self, GoalCommand.self, SessionCommand.self,
+            LoginCommand.self, LogoutCommand.self,
         ]
     )
 

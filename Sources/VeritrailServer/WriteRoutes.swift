@@ -28,7 +28,10 @@ extension Routes {
             let store = call.state.store
             let newScan = scan
             let recorded = try await call.state.blocking { () throws(VeritrailError) in try store.scan(newScan, as: actor, options: options) }
-            return Responses.json(recorded.scan ?? .null, status: recorded.event.isNew ? .created : .ok)
+            var response = Responses.json(recorded.scan ?? .null, status: recorded.event.isNew ? .created : .ok)
+            // The event's seq and id, which the SCAN answer does not hold: `scan --server` prints them as `scan` does.
+            response.headers[HTTPField.Name("Veritrail-Event")!] = "\(recorded.event.seq) \(recorded.event.id)"
+            return response
         }
         table.add(.post, "/v1/scans/{scanId}/report") { call in
             try call.query.check([])

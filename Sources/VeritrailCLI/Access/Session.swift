@@ -35,6 +35,10 @@ struct Session {
     /// holds since (a later write may have undone it): `"alreadyRecorded": true` beside the events with
     /// `--json`, else `already recorded (seq N, event ID): nothing written`.
     func report(_ appended: [AppendedEvent], _ sentence: String) {
+        Session.report(global, appended, sentence)
+    }
+
+    static func report(_ global: GlobalOptions, _ appended: [AppendedEvent], _ sentence: String) {
         let already = Answers.alreadyRecorded(appended)
         if global.json {
             Output.json(Answers.events(appended))
@@ -49,11 +53,15 @@ struct Session {
 extension Session {
     /// The whole of a command that makes one library write as the acting user: opens the store, finds the
     /// actor, makes the write with refusals in the command's words (`words`), and prints what was written
-    /// with the sentence `said` makes for the actor.
+    /// with the sentence `said` makes for the actor. With `--server`, the same write is `remote`'s request.
     static func write(_ global: GlobalOptions, passcodeStdin: Bool, retry: RetryOptions, words: CommandWords,
-                      said: (_ actor: String) -> String,
+                      said: (_ actor: String) -> String, remote: (_ actor: String) -> RemoteWrite,
                       _ call: (Session, _ actor: String) throws -> [AppendedEvent]) throws {
         try runReporting {
+            if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                let actor = try server.actingAccount()
+                return report(global, try words.run { try server.write(remote(actor), eventID: retry.id) }, said(actor))
+            }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let actor = try session.actor()
             let appended = try words.run { try call(session, actor) }

@@ -46,6 +46,13 @@ struct AccountDetails: ParsableArguments {
     }
 
     /// The changes these details make, with the command's name.
+    /// The fields of `account update` as its route takes them (server.md §3).
+    func remoteFields(name: String?) -> [(String, JSONValue?)] {
+        [("name", name.json), ("phone", phone.json), ("website", website.json), ("street", street.json), ("suite", suite.json),
+         ("city", city.json), ("zipcode", zipcode.json), ("country", country.json), ("company", company.json),
+         ("catchPhrase", catchPhrase.json), ("bs", bs.json)]
+    }
+
     func changes(name: String?) -> AccountChanges {
         var changes = AccountChanges()
         changes.name = name; changes.phone = phone; changes.website = website
@@ -95,6 +102,12 @@ struct RegisterCommand: ParsableCommand {
     func run() throws {
         let words = CommandWords(type: .accountRegistered, options: AccountDetails.options.merging(["data.username": "USERNAME"]) { $1 })
         try runReporting {
+            if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                let fields = [("username", username.json), ("name", name.json), ("email", email.json), ("role", role.rawValue.json)]
+                    + details.remoteFields(name: nil).filter { $0.0 != "name" }
+                let appended = try words.run { try server.register(fields, username: username, eventID: retry.id) }
+                return Session.report(global, appended, "registered \(username) (\(role.rawValue))")
+            }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let reader = PasscodeReader(fromStdin: passcodeStdin)
             let account = details.account(username, name: name, email: email, role: role)
@@ -147,7 +160,8 @@ struct AccountCommand: ParsableCommand {
         func run() throws {
             let words = CommandWords(type: .accountUpdated, options: AccountDetails.options)
             try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
-                              said: { _ in "updated \(user)" }) { session, actor in
+                              said: { _ in "updated \(user)" },
+                              remote: { _ in RemoteWrite("PATCH", RemoteWrite.path("/v1/accounts/", user), details.remoteFields(name: name)) }) { session, actor in
                 try AccountDetails.naming {
                     try session.store.updateAccount(user, details.changes(name: name), as: actor, passcode: session.passcode,
                                                     options: session.options, placed: Geocoder.tell)
@@ -175,6 +189,13 @@ struct AccountCommand: ParsableCommand {
         func run() throws {
             let words = CommandWords(type: .accountDeleted, options: AccountDetails.options)
             try runReporting {
+                if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                    if !yes, !(try server.confirmDelete(user)) { return Output.note("nothing deleted") }
+                    let appended = try words.run {
+                        try server.write(RemoteWrite("DELETE", RemoteWrite.path("/v1/accounts/", user), [("reason", reason.json)]), eventID: retry.id)
+                    }
+                    return Session.report(global, appended, "deleted \(user)")
+                }
                 let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
                 let actor = try session.actor()
                 var declined = false

@@ -16,6 +16,12 @@ struct BatchScans {
     func run(_ path: String) throws {
         let words = CommandWords(type: .scanRecorded, options: [:])
         try runReporting {
+            if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                let answer = try server.upload(path, to: "/v1/scans/batch", contentType: "application/x-ndjson", label: "sending scans",
+                                               showProgress: !global.json, eventID: eventID)
+                let appended = try server.appended(answer)
+                return Session.report(global, appended, "recorded \(appended.count) scans in batch \(try server.batchId(of: appended))")
+            }
             guard let actor = global.actingUser else {
                 throw Failure.usage("who is acting? pass --as USER (or set VERITRAIL_USER)")
             }

@@ -114,6 +114,7 @@ struct CheckCommand: ParsableCommand {
         environment["VERITRAIL_NOW"] = nil
         environment["VERITRAIL_USER"] = nil
         environment["VERITRAIL_STORE"] = nil
+        environment["VERITRAIL_SERVER"] = nil
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

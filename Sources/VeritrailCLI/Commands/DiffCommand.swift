@@ -32,9 +32,9 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let store = try global.open()
             guard let start = AsOf(from) else { throw Failure.usage("--from must be a seq or a time") }
-            let answer = try store.diff(from: start, to: to.flatMap(AsOf.init), viewer: global.actingUser)
+            let answer = try ServerConnection.of(global).map { try $0.authorized("GET", "/v1/diff", [("from", from)] + (to.map { [("to", $0)] } ?? [])).json }
+                ?? global.open().diff(from: start, to: to.flatMap(AsOf.init), viewer: global.actingUser)
             if global.json { Output.json(answer) } else { Pager.page(DiffReport.render(answer, utc: utc)) }
         }
     }

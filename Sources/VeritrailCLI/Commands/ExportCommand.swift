@@ -22,6 +22,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
+            if let server = try ServerConnection.of(global) { return try server.export(filter, to: output) }
             let store = try global.openViewing(asOf: nil)
             // The library checks the actors before it makes the file, so that a refused export writes nothing.
             if let file = output, file != "-" {

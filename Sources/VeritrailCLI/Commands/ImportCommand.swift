@@ -38,6 +38,16 @@ struct ImportCommand: ParsableCommand {
                 }
                 bar?.tick(read.bytes)
             }
+            if let server = try ServerConnection.of(global) {
+                if origin != nil { throw Failure.usage("--origin names a new store's checkpoints: it is not sent to a server") }
+                let answer = try server.upload(file, to: "/v1/import", contentType: "application/x-ndjson", label: "importing",
+                                               showProgress: !global.json)
+                if global.json { return Output.json(answer) }
+                let appended = answer["appended"]?.intValue ?? 0, existing = answer["existing"]?.intValue ?? 0
+                let head = "\(answer["head"]?["seq"]?.intValue ?? 0):\(answer["head"]?["hash"]?.stringValue ?? "")"
+                let already = existing > 0 ? " (\(existing) already in the log)" : ""
+                return Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already); head \(head)")
+            }
             let directory = global.storeDirectory
             let summary = file == "-"
                 ? try VeritrailStore.importNDJSON(fileDescriptor: FileHandle.standardInput.fileDescriptor, into: directory,

@@ -23,6 +23,7 @@ struct InitCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        if global.server != nil { throw ValidationError("init makes a store on this machine: it does not take --server") }
         if let origin, !VeritrailStore.isValidOrigin(origin) { throw ValidationError("--origin must be 1-100 characters of A-Z a-z 0-9 . _ / : -") }
     }
 

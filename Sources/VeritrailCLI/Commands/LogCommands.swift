@@ -31,7 +31,8 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                let status = try global.openViewing(asOf: clock.asOfValue).logStatus(asOf: clock.asOfValue)
+                let status = try ServerConnection.of(global).map { try $0.authorized("GET", "/v1/log/status", clock.asOf.map { [("asOf", $0)] } ?? []).json }
+                    ?? global.openViewing(asOf: clock.asOfValue).logStatus(asOf: clock.asOfValue)
                 Human.absoluteTimes = clock.utc
                 if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
             }
@@ -49,9 +50,14 @@ struct LogCommand: ParsableCommand {
             """
         )
         @OptionGroup var filter: LogFilterOptions
+        @Flag(help: "Then print each new event as it commits, until interrupted (a local store, or --server).") var follow = false
         /// `--as-of` cuts the log; `--now` sets the clock of the relative times and hides nothing.
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if follow && clock.asOf != nil { throw ValidationError("--follow prints the events to come: it does not take --as-of") }
+        }
 
         func run() throws {
             try runReporting {
@@ -59,23 +65,66 @@ struct LogCommand: ParsableCommand {
                 let style = TimeStyle(now: clock.nowValue ?? environmentNow(), utc: clock.utc)
                 let shortenCodes = Output.stdoutIsTerminal
                 var rows: [(seq: String, at: String, what: String)] = []
-                let store = try global.openViewing(asOf: clock.asOfValue)
-                if global.json {
-                    try store.tail(filter.filter(last: filter.n ?? 10), asOf: clock.asOfValue) { out.append($0) }
+                // Following, the last events are those up to the head seen first; the follower goes on after it.
+                var head: UInt64 = .max
+                var filter = filter
+                let follower = LogFollower(filter: filter, json: global.json, style: style, shortenCodes: shortenCodes)
+                if let server = try ServerConnection.of(global) {
+                    if follow {
+                        head = UInt64(try server.authorized("GET", "/v1/log/status").json["head"]?["seq"]?.intValue ?? 0)
+                        filter.to = min(filter.to ?? .max, head)
+                    }
+                    if filter.to != 0 {
+                        try server.tail(filter, last: filter.n ?? 10, asOf: clock.asOfValue) { line in
+                            if global.json { return out.append(line) }
+                            let (seq, event) = try ServerConnection.logged(line)
+                            rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
+                        }
+                    }
+                    if follow {
+                        Tail.print(rows, out)
+                        try follower.follow(server, after: head)
+                    }
+                } else if follow {
+                    let store = try global.open()
+                    head = try store.head(asOf: nil).seq
+                    var range = filter.filter(last: filter.n ?? 10)
+                    range.through = min(range.through, head)
+                    if global.json {
+                        try store.tail(range) { out.append($0) }
+                    } else {
+                        try store.tail(range) { seq, event in
+                            rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
+                        }
+                    }
+                    Tail.print(rows, out)
+                    try follower.follow(store, after: head)
+                } else if global.json {
+                    try global.openViewing(asOf: clock.asOfValue).tail(filter.filter(last: filter.n ?? 10), asOf: clock.asOfValue) { out.append($0) }
                 } else {
+                    let store = try global.openViewing(asOf: clock.asOfValue)
                     try store.tail(filter.filter(last: filter.n ?? 10), asOf: clock.asOfValue) { seq, event in
                         rows.append(("\(seq)", style.show(event.at), EventSentence.of(event, shortenCodes: shortenCodes)))
                     }
                 }
-                out.flush()
-                guard !rows.isEmpty else { return }
-                let seqWidth = rows.map(\.seq.count).max() ?? 0, atWidth = rows.map { displayWidth($0.at) }.max() ?? 0
-                Pager.page(rows.map { row in
-                    let seq = String(repeating: " ", count: seqWidth - row.seq.count) + row.seq
-                    let at = row.at + String(repeating: " ", count: atWidth - displayWidth(row.at))
-                    return "\(seq)  \(at)  \(row.what)"
-                }.joined(separator: "\n"))
+                Tail.print(rows, out, paged: true)
             }
+        }
+
+        /// The table of `log tail`: seqs right-aligned, times padded to the widest; through the pager when
+        /// `paged` (a tail that ends), else straight out (what a follower prints goes on after it).
+        static func print(_ rows: [(seq: String, at: String, what: String)], _ out: BufferedOutput, paged: Bool = false) {
+            out.flush()
+            guard !rows.isEmpty else { return }
+            let seqWidth = rows.map(\.seq.count).max() ?? 0, atWidth = rows.map { displayWidth($0.at) }.max() ?? 0
+            let lines = rows.map { row in
+                let seq = String(repeating: " ", count: seqWidth - row.seq.count) + row.seq
+                let at = row.at + String(repeating: " ", count: atWidth - displayWidth(row.at))
+                return "\(seq)  \(at)  \(row.what)"
+            }
+            if paged { return Pager.page(lines.joined(separator: "\n")) }
+            out.append(Array((lines.joined(separator: "\n") + "\n").utf8))
+            out.flush()
         }
     }
 
@@ -103,6 +152,9 @@ struct LogCommand: ParsableCommand {
             try runReporting {
                 let given = digest.flatMap(LogDigest.init)
                 // Without --as-of, the kept checkpoint (proofs.md §2) is checked too, in the chain's pass.
+                if let server = try ServerConnection.of(global) {
+                    return try server.verify(digest: digest, asOf: clock.asOf, json: global.json)
+                }
                 let outcome = try global.openViewing(asOf: clock.asOfValue).verify(digest: given, asOf: clock.asOfValue)
                 switch outcome {
                 case let .ok(events, head):
@@ -138,6 +190,9 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
+                if let server = try ServerConnection.of(global) {
+                    return Output.write(try server.authorized("GET", "/v1/log/digest", clock.asOf.map { [("asOf", $0)] } ?? [], accept: "text/plain").body)
+                }
                 Output.print(try global.openViewing(asOf: clock.asOfValue).head(asOf: clock.asOfValue).digest)
             }
         }

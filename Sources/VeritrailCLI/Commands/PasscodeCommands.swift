@@ -18,6 +18,10 @@ struct PasscodeCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
+                if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                    let target = try user ?? server.actingAccount()
+                    return Session.report(global, try server.setPasscode(of: target), "set the passcode of \(target)")
+                }
                 let session = try Session(global: global, passcodeStdin: passcodeStdin)
                 let actor = try session.actor()
                 let target = user ?? actor
@@ -53,6 +57,12 @@ struct UnlockCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
+            // Against a server, unlocking is signing in: the session's token is what opens the gate there.
+            if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                let actor = try server.signIn(try server.actingAccount()).user
+                return global.json ? Output.json(J.object([("username", J.string(actor)), ("state", J.string("unlocked"))]))
+                    : Output.print("unlocked \(actor) for 15 minutes")
+            }
             let session = try Session(global: global, passcodeStdin: passcodeStdin)
             let actor = try session.actor()
             let reader = PasscodeReader(fromStdin: passcodeStdin)

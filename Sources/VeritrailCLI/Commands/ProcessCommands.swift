@@ -22,7 +22,9 @@ struct CustomerStatusCommand: ParsableCommand {
             "data.username": "USER", "data.status": "STATUS", "data.note": "--note",
         ])
         try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
-                          said: { _ in "\(user) is now \(status.rawValue)" }) { session, actor in
+                          said: { _ in "\(user) is now \(status.rawValue)" },
+                          remote: { _ in RemoteWrite("POST", RemoteWrite.path("/v1/customers/", user, "/status"),
+                                                     [("status", status.rawValue.json), ("note", note.json)]) }) { session, actor in
             try session.store.changeCustomerStatus(user, to: status, note: note, as: actor, passcode: session.passcode,
                                                    options: session.options)
         }
@@ -67,7 +69,10 @@ struct SettingsSetCommand: ParsableCommand {
             "data.color": "--color",
         ])
         try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
-                          said: { "changed the settings of \($0)" }) { session, actor in
+                          said: { "changed the settings of \($0)" },
+                          remote: { RemoteWrite("PATCH", RemoteWrite.path("/v1/settings/", $0), [
+                              ("flash", flash.map { $0 == .on }.json), ("captureMode", captureMode?.rawValue.json),
+                              ("historyWindow", historyWindow?.rawValue.json), ("color", color?.rawValue.json)]) }) { session, actor in
             try session.store.updateSettings(flash: flash.map { $0 == .on }, captureMode: captureMode, historyWindow: historyWindow,
                                              color: color, as: actor, passcode: session.passcode, options: session.options)
         }
@@ -94,6 +99,9 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
+            if let server = try ServerConnection.of(global) {
+                return try server.search(query, window: window, limit: limit, eventID: retry.id, json: global.json)
+            }
             let session = try Session(global: global, eventID: retry.id)
             let actor = try session.actor()
             let result = try session.store.search(query, window: window, limit: limit, as: actor, options: session.options)
@@ -130,7 +138,9 @@ struct FitnessCommand: ParsableCommand {
                 "data.bodyType": "--body-type", "data.heightInches": "--height-inches",
             ])
             try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
-                              said: { "updated the fitness profile of \($0)" }) { session, actor in
+                              said: { "updated the fitness profile of \($0)" },
+                              remote: { RemoteWrite("PUT", RemoteWrite.path("/v1/fitness/", $0),
+                                                    [("bodyType", Optional(bodyType).json), ("heightInches", Optional(heightInches).json)]) }) { session, actor in
                 try session.store.setFitness(bodyType: bodyType, heightInches: heightInches, as: actor, passcode: session.passcode,
                                              options: session.options)
             }
@@ -164,7 +174,9 @@ struct GoalCommand: ParsableCommand {
                 "data.month": "--month", "data.metric": "--metric", "data.target": "--target",
             ])
             try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
-                              said: { "set the \(metric.rawValue) goal of \($0) to \(target)" }) { session, actor in
+                              said: { "set the \(metric.rawValue) goal of \($0) to \(target)" },
+                              remote: { RemoteWrite("PUT", RemoteWrite.path("/v1/goals/", $0),
+                                                    [("metric", metric.rawValue.json), ("target", Optional(target).json), ("month", month.json)]) }) { session, actor in
                 try session.store.setGoal(metric, target: target, month: month.flatMap(Month.init), as: actor,
                                           passcode: session.passcode, options: session.options)
             }
@@ -210,6 +222,14 @@ struct SessionCommand: ParsableCommand {
                 "data.startTime": "--start", "data.endTime": "--end", "data.jumps": "--jumps", "data.calories": "--calories",
             ])
             try runReporting {
+                if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                    let id = sessionId ?? retry.id.map { "ses-" + $0 } ?? ServerConnection.newSessionId()
+                    let whose = try user ?? server.actingAccount()
+                    let appended = try words.run { try server.write(RemoteWrite("POST", RemoteWrite.path("/v1/fitness/", whose, "/sessions"), [
+                        ("sessionId", id.json), ("date", date.json), ("park", park.json), ("startTime", start.json),
+                        ("endTime", end.json), ("jumps", Optional(jumps).json), ("calories", Optional(calories).json)]), eventID: retry.id) }
+                    return Session.report(global, appended, "recorded session \(id)")
+                }
                 let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
                 let actor = try session.actor()
                 let recorded = try words.run {

@@ -16,6 +16,7 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
+                if let server = try ServerConnection.of(global) { return try server.proof("/v1/log/key", [], json: global.json) }
                 let key = try global.open().verifierKey()
                 if global.json {
                     Output.json(key.json)
@@ -37,6 +38,9 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
+                if let server = try ServerConnection.of(global) {
+                    return try server.proof("/v1/log/checkpoint", size.map { [("size", String($0))] } ?? [], json: global.json)
+                }
                 let checkpoint = try global.open().checkpoint(size: size)
                 if global.json {
                     Output.json(checkpoint.json)
@@ -62,6 +66,9 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
+                if let server = try ServerConnection.of(global) {
+                    return try server.proof("/v1/log/prove/\(seq)", size.map { [("size", String($0))] } ?? [], json: global.json)
+                }
                 let proof = try global.open().inclusionProof(seq: seq, size: size)
                 if global.json {
                     Output.json(proof.json)
@@ -83,6 +90,9 @@ extension LogCommand {
 
         func run() throws {
             try runReporting {
+                if let server = try ServerConnection.of(global) {
+                    return try server.proof("/v1/log/consistency", [("old", String(old))] + (size.map { [("size", String($0))] } ?? []), json: global.json)
+                }
                 let proof = try global.open().consistencyProof(old: old, size: size)
                 if global.json {
                     Output.json(proof.json)

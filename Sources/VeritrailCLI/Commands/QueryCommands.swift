@@ -6,8 +6,12 @@ public import VeritrailKit
 func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
             human: (Answer) -> String = { Human.render($0.json, now: $0.now) }) throws {
     try runReporting {
-        let store = try global.open()
-        let answer = try store.answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
+        let answer: Answer
+        if let server = try ServerConnection.of(global) {
+            answer = try server.answer(query, clock, human: !global.json)
+        } else {
+            answer = try global.open().answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
+        }
         Human.absoluteTimes = clock.utc
         if global.json { Output.json(answer.json) } else {
             Pager.page(human(answer))

@@ -65,6 +65,9 @@ struct ScanCommand: ParsableCommand {
             guard let code, let productName, let category, let result else {
                 throw Failure.usage("--code, --product, --category and --result are needed for a scan (or use --batch FILE)")
             }
+            if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                return try words.run { try server.scan(remoteFields(code, productName, category, result), eventID: retry.id, json: global.json) }
+            }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let actor = try session.actor()
             var scan = NewScan(code: code, productName: productName, category: category, result: result)
@@ -97,6 +100,15 @@ struct ScanCommand: ParsableCommand {
     }
 }
 
+extension ScanCommand {
+    /// The scan as `POST /v1/scans` takes it (server.md §3).
+    func remoteFields(_ code: String, _ productName: String, _ category: String, _ result: ScanResult) -> [(String, JSONValue?)] {
+        [("code", code.json), ("productName", productName.json), ("category", category.json), ("result", result.rawValue.json),
+         ("brand", brand.json), ("location", location.json), ("notes", notes.json), ("source", source.rawValue.json),
+         ("mode", mode?.rawValue.json), ("flash", flash.json), ("scanId", scanId.json)]
+    }
+}
+
 /// `report SCAN_ID --reason R [--message M]`: reports a scanned object as counterfeit.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -120,6 +132,14 @@ struct ReportCommand: ParsableCommand {
             "data.scanId": "SCAN_ID", "data.reason": "--reason", "data.message": "--message",
         ])
         try runReporting {
+            if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
+                let id = try server.resolveScanId(scanId)
+                let appended = try words.run {
+                    try server.write(RemoteWrite("POST", RemoteWrite.path("/v1/scans/", id, "/report"),
+                                                 [("reason", reason.rawValue.json), ("message", message.json)]), eventID: retry.id)
+                }
+                return Session.report(global, appended, "reported scan \(Escaped.text(id)) (\(reason.rawValue))")
+            }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let actor = try session.actor()
             let id = try session.store.resolveScanId(scanId)

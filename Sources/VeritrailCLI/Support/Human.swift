@@ -15,7 +15,9 @@ enum Human {
     private static func emit(_ value: JSONValue, indent: String, into lines: inout [String]) {
         switch value {
         case .object(let o):
-            for (key, v) in o.members {
+            // In the order of the `--json` answer (RFC 8785: keys by UTF-16 code units), so that a rendering of
+            // the JSON a server sends (`--server`, which answers canonically) is the rendering of the library's.
+            for (key, v) in o.members.sorted(by: { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }) {
                 if isScalar(v) { lines.append("\(indent)\(key): \(scalar(v))") } else {
                     lines.append("\(indent)\(key):")
                     emit(v, indent: indent + "  ", into: &lines)

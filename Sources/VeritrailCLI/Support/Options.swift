@@ -25,6 +25,15 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print long output straight to the terminal, not through the pager (PAGER, default less -FRX).")
     var noPager = false
 
+    @Option(name: .long, help: ArgumentHelp("Run against this served store (env VERITRAIL_SERVER): https://HOST[:PORT], or http:// on loopback.", valueName: "url"))
+    var server: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --server: trust the certificates of this PEM file instead of the system's.", valueName: "file"))
+    var cacert: String?
+
+    /// `--server` or `VERITRAIL_SERVER` (an empty one is no server).
+    var serverURL: String? { server ?? environment("VERITRAIL_SERVER").flatMap { $0.isEmpty ? nil : $0 } }
+
     var storeDirectory: String { store ?? environment("VERITRAIL_STORE") ?? "./.veritrail" }
 
     /// `--secrets`, else `VERITRAIL_SECRETS`; nil for the default, beside the data.
@@ -44,9 +53,13 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Opens the existing store through the library (exit 74 when there is none), on the command line's
-    /// clock (`environmentNow`); `mapSize` as `VeritrailStore.open` takes it.
+    /// clock (`environmentNow`); `mapSize` as `VeritrailStore.open` takes it. With a server set, a command
+    /// that has no remote form is refused here, so that it never acts on a local store by mistake.
     func open(mapSize: Int? = nil) throws -> VeritrailStore {
-        try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize, secrets: secretsFile)
+        if let serverURL {
+            throw Failure.usage("this command runs on a local store only, not against a server: unset VERITRAIL_SERVER or drop --server \(serverURL)")
+        }
+        return try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize, secrets: secretsFile)
     }
 
     /// Opens the existing store for a command that reads the log itself (the `log` commands, `export`),

@@ -1,0 +1,74 @@
+import Foundation
+import SystemCalls
+import VeritrailKit
+
+/// `scan --batch FILE` and `import FILE` against a server (server.md §3): the file (or stdin) streamed as
+/// the request's body, 1 MiB at a time, with the progress bar counting what was sent; the server checks
+/// it all and writes all or nothing.
+extension ServerConnection {
+    /// Streams `path` (`-`: stdin) to `route` as the acting account, and gives back the server's answer.
+    func upload(_ path: String, to route: String, contentType: String, label: String, showProgress: Bool,
+                eventID: String? = nil) throws -> JSONValue {
+        let file: FileDescriptor
+        if path == "-" {
+            file = FileDescriptor.standardInput
+        } else {
+            do { file = try FileDescriptor.open(path, .readOnly, options: .closeOnExec) } catch {
+                throw Failure.refused("can not read \(path): \(error.reason)")
+            }
+        }
+        defer { if path != "-" { file.close() } }
+        let total = path == "-" ? 0 : ((try? file.status().size) ?? 0)
+        let account = try actingAccount()
+        var entry = try tokens.find(server: server, user: account)
+        if entry == nil { entry = try signIn(account) }
+        let sender = FileSender(file: file, bar: Progress(label: label, total: total, unit: "", enabled: showProgress && Output.stderrIsTerminal))
+        defer { sender.bar.finish() }
+        var headers = [("Content-Type", contentType), ("Accept", "application/json"), ("Authorization", "Bearer " + entry!.token)]
+        if let eventID { headers.append(("Idempotency-Key", eventID)) }
+        // No time-out while the body is sent: a large file takes what it takes; the server answers when it has all.
+        let reply = try send("POST", url(route), headers: headers, body: .stream({ try sender.next() }), timeout: nil)
+        if let failure = sender.failure { throw failure }
+        guard reply.status < 400 else { throw problem(reply) }
+        return reply.json
+    }
+}
+
+/// Reads the uploaded file chunk by chunk for the transport, counting on the progress bar.
+private final class FileSender: @unchecked Sendable {
+    let file: FileDescriptor
+    let bar: Progress
+    private var sent = 0
+    private(set) var failure: Failure?
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+
+    init(file: FileDescriptor, bar: Progress) {
+        self.file = file
+        self.bar = bar
+    }
+
+    func next() throws -> [UInt8]? {
+        let n: Int
+        do {
+            n = try buffer.withUnsafeMutableBytes { bytes throws(SystemError) in try file.read(into: bytes) }
+        } catch {
+            failure = Failure.refused("can not read the file: \((error as? SystemError)?.reason ?? "\(error)")")
+            throw failure!
+        }
+        guard n > 0 else { return nil }
+        sent += n
+        bar.tick(sent)
+        return Array(buffer[0..<n])
+    }
+}
+
+extension ServerConnection {
+    /// The batch id of a batch just written: the newest scan of the acting account carries it.
+    func batchId(of appended: [AppendedEvent]) throws -> String {
+        guard !appended.isEmpty else { return "" }
+        let account = try actingAccount()
+        let answer = try authorized("GET", "/v1/history", [("by", account), ("window", "all"), ("limit", "1")]).json
+        guard case .array(let items)? = answer["items"], let batchId = items.first?["batchId"]?.stringValue else { return "" }
+        return batchId
+    }
+}

@@ -1,0 +1,42 @@
+"""`--server` answers as the command does on the server's store (server.md §8): for every query, the same
+stdout, stderr and exit code as the local command run on the very store the server serves."""
+import pytest
+
+from conftest import cli, client, login
+
+QUERIES = [
+    ["stats"], ["stats", "--by", "ines"],
+    ["history", "--window", "all", "--limit", "5"], ["history", "--type", "failed", "--window", "all", "--search", "serum"],
+    ["history", "--limit", "3"],
+    ["lockout"], ["lockout", "ines"], ["customers"], ["customers", "--status", "ONBOARDED"],
+    ["customer", "show", "bret"], ["goals", "tmueller"], ["goals", "tmueller", "--month", "2026-10", "--view", "remaining"],
+    ["accounts"], ["settings", "ines"], ["searches", "ines"], ["replay"], ["replay", "--as-of", "300"],
+    ["stats", "--as-of", "2026-10-15T00:00:00Z"], ["history", "--as-of", "200", "--window", "all", "--limit", "4"],
+    ["diff", "--from", "800"],
+    ["log", "status"], ["log", "status", "--as-of", "100"], ["log", "digest"], ["log", "digest", "--as-of", "120"],
+    ["log", "verify"], ["log", "verify", "--as-of", "50"],
+    ["log", "tail"], ["log", "tail", "-n", "4", "--actor", "ines", "--type", "scan.recorded"],
+    ["export", "-n", "3"], ["export", "--from", "840"],
+    ["log", "key"], ["log", "checkpoint"], ["log", "checkpoint", "--size", "100"], ["log", "prove", "5"],
+    ["log", "consistency", "100"],
+]
+
+
+@pytest.mark.parametrize("args", QUERIES, ids=[" ".join(q) for q in QUERIES])
+def test_query_matches_the_served_store(server, state, args):
+    login(server.url, state, "admin")
+    for json in ([], ["--json"]):
+        local = cli(*args, *json, "--as", "admin", store=server.store)
+        remote = client(server.url, state, *args, *json, "--as", "admin")
+        assert (remote.returncode, remote.stdout, remote.stderr) == (local.returncode, local.stdout, local.stderr), args + json
+
+
+def test_show_with_a_short_id(server, state):
+    login(server.url, state, "ines")
+    scan_id = cli("history", "--window", "all", "--limit", "1", "--json", store=server.store).stdout.decode()
+    import json
+    full = json.loads(scan_id)["items"][0]["scanId"]
+    for args in (["show", full], ["show", full[:6]], ["--json", "show", full]):
+        local = cli(*args, "--as", "ines", store=server.store)
+        remote = client(server.url, state, *args, "--as", "ines")
+        assert (remote.returncode, remote.stdout, remote.stderr) == (local.returncode, local.stdout, local.stderr)
