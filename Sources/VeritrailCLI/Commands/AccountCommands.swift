@@ -45,13 +45,22 @@ struct AccountDetails: ParsableArguments {
         return account
     }
 
-    /// The changes these details make, with the command's name.
-    /// The fields of `account update` as its route takes them (server.md §3).
+    /// The fields of `account update` as its route takes them (server.md §3): `address` and `company` as the
+    /// objects of events.md `account.registered`, holding the parts given.
     func remoteFields(name: String?) -> [(String, JSONValue?)] {
-        [("name", name.json), ("phone", phone.json), ("website", website.json), ("street", street.json), ("suite", suite.json),
-         ("city", city.json), ("zipcode", zipcode.json), ("country", country.json), ("company", company.json),
-         ("catchPhrase", catchPhrase.json), ("bs", bs.json)]
+        [("name", name.json), ("phone", phone.json), ("website", website.json),
+         ("address", Self.object([("street", street), ("suite", suite), ("city", city), ("zipcode", zipcode)])),
+         ("country", country.json),
+         ("company", Self.object([("name", company), ("catchPhrase", catchPhrase), ("bs", bs)]))]
     }
+
+    /// An object of the members given, or nil when none is.
+    private static func object(_ members: [(String, String?)]) -> JSONValue? {
+        let given = members.compactMap { name, value in value.map { (name, JSONValue.string($0)) } }
+        return given.isEmpty ? nil : J.object(given)
+    }
+
+    /// The changes these details make, with the command's name.
 
     func changes(name: String?) -> AccountChanges {
         var changes = AccountChanges()
