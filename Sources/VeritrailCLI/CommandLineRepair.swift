@@ -42,6 +42,8 @@ enum CommandLineRepair {
             if let near = nearest(word, names) { message += ": did you mean \(near)?" }
             throw Failure.usage(message + " ('\(prefix) --help' lists them)")
         }
+        var arguments = arguments
+        if path == ["settings", "set"] { arguments = scannerColor(arguments, from: i) }
         try checkLongOptions(Array(arguments[i...]), of: command, path: path)
         guard let valued = dashArguments[path] else { return arguments }
         var rest = Array(arguments[i...])
@@ -60,6 +62,23 @@ enum CommandLineRepair {
                 return Array(arguments[..<i]) + rest + ["--", word]
             }
             if !word.hasPrefix("-") { break }   // the argument itself
+            j += 1
+        }
+        return arguments
+    }
+
+    /// `settings set --color white`: a value that is not one of `--color`'s (auto, always, never) is the
+    /// scanner's colour, `--scanner-color`.
+    static func scannerColor(_ arguments: [String], from start: Int) -> [String] {
+        var arguments = arguments
+        let output = Set(ColorChoice.allCases.map(\.rawValue))
+        var j = start
+        while j < arguments.count, arguments[j] != "--" {
+            if arguments[j] == "--color", j + 1 < arguments.count, !output.contains(arguments[j + 1]) {
+                arguments[j] = "--scanner-color"
+            } else if arguments[j].hasPrefix("--color="), !output.contains(String(arguments[j].dropFirst(8))) {
+                arguments[j] = "--scanner-color=" + arguments[j].dropFirst(8)
+            }
             j += 1
         }
         return arguments

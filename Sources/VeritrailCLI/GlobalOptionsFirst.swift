@@ -37,7 +37,7 @@ extension Veritrail {
         VeritrailStore.exitOnStoreFault(withCode: Failure.storeFailed, prefix: "veritrail: ")
         let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
         do {
-            main(try CommandLineRepair.repair(arguments))
+            mainFitted(try CommandLineRepair.repair(arguments))
         } catch {
             Output.error(error.message)
             Veritrail.exit(withError: ExitCode(error.code))

@@ -10,10 +10,10 @@ struct DiffCommand: ParsableCommand {
         discussion: """
         Each side is what `replay --as-of` answers at that point (its clock included). --to defaults to the head.
         Examples:
-          veritrail diff --from 120 --store /tmp/demo
+          veritrail diff --from 120 --store demo-store
           veritrail diff --from 2026-11-01T00:00:00Z --to 2026-11-08T00:00:00Z \\
-            --utc --store /tmp/demo
-          veritrail diff --from 120 --to 400 --json --store /tmp/demo
+            --utc --store demo-store
+          veritrail diff --from 120 --to 400 --json --store demo-store
         """
     )
     @Option(help: ArgumentHelp("The earlier point: a seq (digits) or a time.", valueName: "seq|time")) var from: String

@@ -8,11 +8,12 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the log's events in the out form (with seq, id and hash), one per line.",
+        usage: "veritrail export [--output <file>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]… [--type <type>]… [-n <N>] [<options>]",
         discussion: """
         Examples:
-          veritrail export --store /tmp/demo --output backup.ndjson
+          veritrail export --store demo-store --output backup.ndjson
           veritrail export --since 2026-11-01T00:00:00Z --until 2026-11-07T23:59:59Z \\
-            --actor admin --store /tmp/demo
+            --actor admin --store demo-store
         """
     )
 

@@ -9,9 +9,12 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Append the events of an NDJSON file (or - for stdin), all or nothing.",
         discussion: """
-        Every line is checked against every rule of the event catalogue; one bad line refuses the whole file
-        and writes nothing. Exported lines (with seq and hash) restore a store bit for bit.
-        Example: veritrail import Events/demo.ndjson --store /tmp/demo
+        Every line is checked against every rule of the event catalogue; one bad line refuses the whole \
+        file and writes nothing. Exported lines (with seq and hash) restore a store bit for bit. A CSV of \
+        scans is recorded with `veritrail scan --batch FILE`.
+
+        Example:
+          veritrail import Events/demo.ndjson --store demo-store
         """
     )
 

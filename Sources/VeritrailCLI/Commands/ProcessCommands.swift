@@ -48,7 +48,10 @@ struct SettingsSetCommand: ParsableCommand {
     @Option(help: "on or off: flash always on.") var flash: OnOff?
     @Option(help: "single or batch.") var captureMode: CaptureMode?
     @Option(help: "today, 7d, 30d, 90d or all.") var historyWindow: HistoryWindow?
-    @Option(help: "white (the only colour for now).") var color: ScannerColor?
+    /// `--color` is the output's colour on every command (cli.md §8); `settings set --color white` is read as
+    /// this option all the same (`CommandLineRepair`), since a scanner colour is never auto, always or never.
+    @Option(name: .customLong("scanner-color"), help: "The scanner's colour: white (the only one for now; --color white works too).")
+    var color: ScannerColor?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
     @OptionGroup var retry: RetryOptions
@@ -57,14 +60,14 @@ struct SettingsSetCommand: ParsableCommand {
 
     func validate() throws {
         if flash == nil && captureMode == nil && historyWindow == nil && color == nil {
-            throw ValidationError("nothing to set: give --flash, --capture-mode, --history-window or --color")
+            throw ValidationError("nothing to set: give --flash, --capture-mode, --history-window or --scanner-color")
         }
     }
 
     func run() throws {
         let words = CommandWords(type: .settingsChanged, options: [
             "data.flash": "--flash", "data.captureMode": "--capture-mode", "data.historyWindow": "--history-window",
-            "data.color": "--color",
+            "data.color": "--scanner-color",
         ])
         try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
                           said: { "changed the settings of \($0)" }) { session, actor in

@@ -31,6 +31,7 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "The scan list, newest first, with filters and search.",
+        usage: "veritrail history [--type <type>] [--window <window>] [--search <text>] [--category <category>] [--by <user>] [--limit <limit>] [--offset <offset>] [<options>]",
         discussion: """
         Without --window, a viewer (--as) sees their history window setting (30 days unless changed).
         Examples:

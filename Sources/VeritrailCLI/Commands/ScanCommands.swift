@@ -11,11 +11,15 @@ struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Record a scan (or, with --batch FILE, many scans in batch mode, all or nothing).",
+        usage: "veritrail scan --code <code> --product <product> --category <category> --result <result> [--brand <brand>] [--location <location>] [--notes <notes>] [<options>]\nveritrail scan --batch <file> [<options>]",
         discussion: """
-        mode and flash come from your settings unless given. --source manual records a code typed in by hand.
-        Prints the scan id, and warns when the code was scanned before.
-        --batch takes NDJSON or CSV (- for stdin); a CSV header names the fields:
-        code,productName,category,result[,brand,location,notes,source,flash,scanId]
+        mode and flash come from your settings unless given; --source manual records a code typed in by \
+        hand. Prints the scan id, and warns when the code was scanned before.
+
+        --batch takes NDJSON or CSV (- for stdin); a CSV header (separated by commas, semicolons or \
+        tabs) names the fields:
+          code,productName,category,result[,brand,location,notes,source,flash,scanId]
+
         Examples:
           veritrail scan --as ines --code "https://v.example/p/123" \\
               --product "Serum 30 ml" --category Cosmetics --result authentic
