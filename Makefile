@@ -36,7 +36,9 @@ demo: release
 	scripts/demo.sh .build/release/veritrail
 
 # `make install` (PREFIX=/usr/local by default): the release binary, its shell completions and its man pages
-# (swift-argument-parser's generate-manual plugin: one page per command, made offline from the package).
+# (scripts/gen_man.py: one page per command, from the binary's own description of its command line, with the
+# exit codes and the environment). Not swift-argument-parser's generate-manual plugin: it rebuilt the whole
+# package in release mode with its own build parameters, so that the next `make release` rebuilt it all again.
 install: release
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions" \
 	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d" \
@@ -45,8 +47,7 @@ install: release
 	.build/release/veritrail --generate-completion-script bash > "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail"
 	.build/release/veritrail --generate-completion-script zsh > "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail"
 	.build/release/veritrail --generate-completion-script fish > "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish"
-	$(SWIFT) package generate-manual --multi-page
-	install -m 0644 .build/plugins/GenerateManual/outputs/veritrail/*.1 "$(DESTDIR)$(SHAREDIR)/man/man1/"
+	python3 scripts/gen_man.py .build/release/veritrail "$(DESTDIR)$(SHAREDIR)/man/man1"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/veritrail" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail" \

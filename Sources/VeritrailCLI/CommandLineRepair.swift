@@ -91,12 +91,16 @@ enum CommandLineRepair {
         guard command.configuration.subcommands.isEmpty, rest.contains(where: { $0.hasPrefix("--") && $0 != "--" }) else { return }
         let known = longOptions(of: command)
         guard !known.isEmpty else { return }
+        // ArgumentParser's own: hidden from the command's description, answered before it is parsed.
+        let builtIn: Set<String> = ["help", "version", "experimental-dump-help", "generate-completion-script"]
         var j = 0
         while j < rest.count {
             let word = rest[j]
             if word == "--" { return }
-            guard word.hasPrefix("--") else { j += 1; continue }
+            // `---completion` (three dashes) is how a completion script asks for values.
+            guard word.hasPrefix("--"), !word.hasPrefix("---") else { j += 1; continue }
             let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            if builtIn.contains(name) { return }
             if let takesValue = known[name] {
                 j += takesValue && !word.contains("=") ? 2 : 1
                 continue

@@ -8,7 +8,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the log's events in the out form (with seq, id and hash), one per line.",
-        usage: "veritrail export [--output <file>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]… [--type <type>]… [-n <N>] [<options>]",
+        usage: "veritrail export [--output <file>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]... [--type <type>]... [-n <N>] [<options>]",
         discussion: """
         Examples:
           veritrail export --store demo-store --output backup.ndjson

@@ -39,7 +39,7 @@ struct LogCommand: ParsableCommand {
     struct Tail: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The last events of the log, one sentence each (--json: the out form), with filters.",
-            usage: "veritrail log tail [-n <N>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]… [--type <type>]… [<options>]",
+            usage: "veritrail log tail [-n <N>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]... [--type <type>]... [<options>]",
             discussion: """
             Examples:
               veritrail log tail -n 5 --store demo-store
