@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps build release demo test test-reliability bench clean install uninstall
+.PHONY: deps reliability-deps completion-deps build release demo test test-reliability bench clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -18,6 +18,13 @@ deps:
 	@{ command -v go >/dev/null && [ -d /usr/share/gocode/src/golang.org/x/mod ]; } || { \
 	  echo "installing golang-go golang-golang-x-mod-dev (the tests' independent proof verifier) with apt-get"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq golang-go golang-golang-x-mod-dev; }
+
+# The completion tests drive the generated scripts in real zsh and fish (bash is there already), and the man page
+# tests read the generated pages with man.
+completion-deps:
+	@command -v zsh >/dev/null && command -v fish >/dev/null && command -v man >/dev/null || { \
+	  echo "installing zsh, fish and man-db (the completion and man page tests) with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq zsh fish man-db; }
 
 # The reliability suite kills writers inside LMDB's commit with strace and flips bytes in the pages that
 # mdb_stat says are used; without them it skips those checks.
@@ -56,7 +63,7 @@ uninstall:
 
 # The unit and end-to-end suite, then a short run of the reliability suite (kills, races, a full disk,
 # damaged files: scripts/reliability.sh).
-test: build reliability-deps
+test: build reliability-deps completion-deps
 	$(SWIFT) test
 	scripts/reliability.sh .build/debug/veritrail
 

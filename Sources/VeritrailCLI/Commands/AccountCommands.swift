@@ -131,7 +131,7 @@ struct AccountCommand: ParsableCommand {
             Example:
               veritrail account update mlopez --phone "+33 4 00 00 00 00" --as mlopez
             """)
-        @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
         @Option(help: "The person's name.") var name: String?
         @OptionGroup var details: AccountDetails
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
@@ -168,7 +168,7 @@ struct AccountCommand: ParsableCommand {
               veritrail account delete mlopez --reason "not a real customer" \\
                   --yes --as admin
             """)
-        @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
         @Option(parsing: .unconditional, help: "Why.") var reason: String?
         @Flag(help: "Do not ask for confirmation.") var yes = false
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false

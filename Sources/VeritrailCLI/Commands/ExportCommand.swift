@@ -18,7 +18,7 @@ struct ExportCommand: ParsableCommand {
     )
 
     @OptionGroup var filter: LogFilterOptions
-    @Option(help: ArgumentHelp("Write to this file (created 0600) instead of stdout; - is stdout.", valueName: "file")) var output: String?
+    @Option(help: ArgumentHelp("Write to this file (created 0600) instead of stdout; - is stdout.", valueName: "file"), completion: .file()) var output: String?
     @OptionGroup var global: GlobalOptions
 
     func run() throws {

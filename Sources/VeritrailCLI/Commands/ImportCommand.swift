@@ -18,7 +18,7 @@ struct ImportCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"), completion: .file())
     var file: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))

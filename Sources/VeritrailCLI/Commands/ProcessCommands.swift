@@ -9,7 +9,7 @@ struct CustomerStatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Move a customer to another process status (admin).",
         discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample:\n  veritrail customer status mlopez ONBOARDED --as admin \\\n      --note \"called back\"")
-    @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
+    @Argument(help: ArgumentHelp("The customer.", valueName: "user"), completion: Completions.users) var user: String
     @Argument(help: ArgumentHelp("The new status, in any case.", valueName: "status")) var argument: StatusArgument
     var status: CustomerStatus { argument.status }
     @Option(parsing: .unconditional, help: "A note.") var note: String?

@@ -22,7 +22,6 @@ extension HistoryWindow: ExpressibleByArgument {}
 extension CustomerStatus: ExpressibleByArgument {
     /// In any case, as `customer status USER onboarded` takes it.
     public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
-    public static var allValueStrings: [String] { choices.map(\.rawValue) }
 }
 extension HistoryQuery.ResultFilter: ExpressibleByArgument {}
 extension GoalRing.View: ExpressibleByArgument {}
@@ -43,7 +42,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "today, 7d, 30d, 90d or all (default: the viewer's setting, else all).") var window: HistoryWindow?
     @Option(parsing: .unconditional, help: "Only this category (exact).") var category: String?
     @Option(parsing: .unconditional, help: "Text to look for in the scan's fields, case-insensitively.") var search: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only this user's scans.", valueName: "user"), completion: Completions.users) var by: String?
     @Option(help: "How many scans (1–1000).") var limit: Int = 50
     @Option(help: "How many to skip (0 or more).") var offset: Offset = Offset(0)
     @OptionGroup var clock: ClockOptions
@@ -81,7 +80,7 @@ struct ShowCommand: ParsableCommand {
         Example:
           veritrail show s-0001
         """)
-    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id")) var scanId: String
+    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id"), completion: Completions.scanIds) var scanId: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -94,7 +93,7 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "The home screen's numbers: totals, windows, categories and the recent scans.",
         discussion: "Example:\n  veritrail stats --by ines")
-    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user"), completion: Completions.users) var by: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -105,7 +104,7 @@ struct LockoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lockout", abstract: "The passcode gate of one account, or of every account.",
         discussion: "Example:\n  veritrail lockout ines")
-    @Argument(help: ArgumentHelp("The account (default: every account).", valueName: "user")) var user: String?
+    @Argument(help: ArgumentHelp("The account (default: every account).", valueName: "user"), completion: Completions.users) var user: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -133,7 +132,7 @@ struct CustomerCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every registered detail of a customer, with its status history.",
             discussion: "Example:\n  veritrail customer show mlopez")
-        @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The customer.", valueName: "user"), completion: Completions.users) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
@@ -145,7 +144,7 @@ struct GoalsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goals", abstract: "Monthly goal progress with the goal ring.",
         discussion: "Example:\n  veritrail goals tom --month 2026-10")
-    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+    @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
     @Option(help: ArgumentHelp("The month (default: the month of now).", valueName: "YYYY-MM")) var month: String?
     @Option(help: "The ring to draw: progress, last-session or remaining.") var view: GoalRing.View = .progress
     @OptionGroup var clock: ClockOptions
@@ -181,7 +180,7 @@ struct SettingsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "An account's scanner and history settings.",
             discussion: "Example:\n  veritrail settings ines")
-        @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
@@ -193,7 +192,7 @@ struct SearchesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "searches", abstract: "An account's last 10 distinct searches, newest first.",
         discussion: "Example:\n  veritrail searches ines")
-    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+    @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 

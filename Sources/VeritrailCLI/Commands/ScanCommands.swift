@@ -38,7 +38,7 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "single or batch (default: your capture mode setting).") var mode: CaptureMode?
     @Flag(inversion: .prefixedNo, help: "Whether the flash was on (default: your flash setting).") var flash: Bool?
     @Option(parsing: .unconditional, help: "The scan id (default: a new random one).") var scanId: String?
-    @Option(help: ArgumentHelp("Record every scan of this NDJSON or CSV file (- for stdin), in batch mode.", valueName: "file"))
+    @Option(help: ArgumentHelp("Record every scan of this NDJSON or CSV file (- for stdin), in batch mode.", valueName: "file"), completion: .file())
     var batch: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
@@ -104,7 +104,7 @@ struct ReportCommand: ParsableCommand {
           veritrail report s-0042 --reason packaging --as ines
         """
     )
-    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id")) var scanId: String
+    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id"), completion: Completions.scanIds) var scanId: String
     @Option(help: "packaging, label, serial, price, seller or other.") var reason: ReportReason
     @Option(parsing: .unconditional, help: "What is wrong (needed with --reason other).") var message: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
