@@ -9,11 +9,31 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
         let store = try global.open()
         let answer = try store.answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
         Human.absoluteTimes = clock.utc
+        // On a terminal a scan id is shown as the shortest start `show` takes (issue #23.4), whole elsewhere.
+        if !global.json, Terminal.cutWidth != nil { Human.shortScanIds = try store.shortScanIds(scanIds(in: answer.json)) }
         if global.json { Output.json(answer.json) } else {
             Pager.page(human(answer))
             if answer.hiddenByClock > 0 { Output.note(ClockNote.hidden(answer.hiddenByClock, now: answer.now, clock: clock)) }
         }
     }
+}
+
+/// Every `scanId` of an answer, at most 1,000 (a page of the history at most).
+func scanIds(in json: JSONValue) -> [String] {
+    var ids: [String] = []
+    func walk(_ value: JSONValue) {
+        guard ids.count < 1000 else { return }
+        switch value {
+        case .object(let o):
+            for (key, member) in o.members {
+                if key == "scanId", case .string(let id) = member { ids.append(id) } else { walk(member) }
+            }
+        case .array(let a): a.forEach(walk)
+        default: break
+        }
+    }
+    walk(json)
+    return ids
 }
 
 extension HistoryWindow: ExpressibleByArgument {}

@@ -89,6 +89,10 @@ enum Human {
 
     // MARK: Scans
 
+    /// Scan ids as a table on a terminal shows them: the shortest start `show` takes (`Scans.shortIds`); empty
+    /// when the ids are written whole (a pipe, a file).
+    nonisolated(unsafe) static var shortScanIds: [String: String] = [:]
+
     static func scanTable(_ scans: [JSONObject], now: Timestamp) -> String {
         var table = Table("WHEN", "RESULT", "PRODUCT", "CATEGORY", "BY", "SEEN", "SCAN", cuttable: ["PRODUCT", "CATEGORY"])
         for s in scans {
@@ -98,7 +102,7 @@ enum Human {
                       Table.Cell(counterfeit ? "✗ counterfeit" : "✓ authentic", counterfeit ? .red : .green),
                       Table.Cell(scalar(s["productName"])), Table.Cell(scalar(s["category"])), Table.Cell(scalar(s["actor"])),
                       Table.Cell(seen > 0 ? "\(seen)× before" : "", seen > 0 ? .yellow : nil),
-                      Table.Cell(scalar(s["scanId"]) + (s["report"] != nil ? " ⚑" : "")))
+                      Table.Cell((shortScanIds[scalar(s["scanId"])] ?? scalar(s["scanId"])) + (s["report"] != nil ? " ⚑" : "")))
         }
         return table.render()
     }
