@@ -31,7 +31,7 @@ struct LogCommand: ParsableCommand {
             try runReporting {
                 let status = try global.openViewing(asOf: clock.asOfValue).logStatus(asOf: clock.asOfValue)
                 Human.absoluteTimes = clock.utc
-                if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
+                if global.json { Output.json(status) } else { Pager.page(Human.logStatus(status, now: environmentNow())) }
             }
         }
     }

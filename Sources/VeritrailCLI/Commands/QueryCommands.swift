@@ -156,7 +156,7 @@ struct CustomerCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
-        func run() throws { try answer(global, clock, .customer(user)) }
+        func run() throws { try answer(global, clock, .customer(user)) { Human.customer($0.json, now: $0.now) } }
     }
 }
 
@@ -204,7 +204,7 @@ struct SettingsCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
-        func run() throws { try answer(global, clock, .settings(user)) }
+        func run() throws { try answer(global, clock, .settings(user)) { Human.settings($0.json, now: $0.now) } }
     }
 }
 
@@ -216,5 +216,5 @@ struct SearchesCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock, .searches(user)) }
+    func run() throws { try answer(global, clock, .searches(user)) { Human.searches($0.json, now: $0.now) } }
 }

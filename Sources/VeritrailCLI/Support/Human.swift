@@ -130,14 +130,6 @@ enum Human {
     }
 
     /// One scan (`show`): its fields one a line, then a warning line when its code was seen before.
-    static func scan(_ v: JSONValue, now: Timestamp) -> String {
-        guard case .object(let o) = v else { return render(v, now: now) }
-        var out = render(v, now: now)
-        let seen = int(o["seenBefore"])
-        if seen > 0 { out += "\n" + Terminal.paint("this code was scanned \(seen) time\(seen == 1 ? "" : "s") before", .yellow) }
-        return out
-    }
-
     static func stats(_ v: JSONValue, now: Timestamp) -> String {
         guard case .object(let o) = v else { return render(v, now: now) }
         let rate = double(o["counterfeitRate"]) * 100
