@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client clean install uninstall
+.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -18,6 +18,13 @@ deps:
 	@{ command -v go >/dev/null && [ -d /usr/share/gocode/src/golang.org/x/mod ]; } || { \
 	  echo "installing golang-go golang-golang-x-mod-dev (the tests' independent proof verifier) with apt-get"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq golang-go golang-golang-x-mod-dev; }
+
+# The completion tests drive the generated scripts in real zsh and fish (bash is there already), and the man page
+# tests read the generated pages with man.
+completion-deps:
+	@command -v zsh >/dev/null && command -v fish >/dev/null && command -v man >/dev/null || { \
+	  echo "installing zsh, fish and man-db (the completion and man page tests) with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq zsh fish man-db; }
 
 # The reliability suite kills writers inside LMDB's commit with strace and flips bytes in the pages that
 # mdb_stat says are used; without them it skips those checks.
@@ -43,7 +50,9 @@ demo: release
 	scripts/demo.sh .build/release/veritrail
 
 # `make install` (PREFIX=/usr/local by default): the release binary, its shell completions and its man pages
-# (swift-argument-parser's generate-manual plugin: one page per command, made offline from the package).
+# (scripts/gen_man.py: one page per command, from the binary's own description of its command line, with the
+# exit codes and the environment). Not swift-argument-parser's generate-manual plugin: it rebuilt the whole
+# package in release mode with its own build parameters, so that the next `make release` rebuilt it all again.
 install: release
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions" \
 	  "$(DESTDIR)$(SHAREDIR)/zsh/site-functions" "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d" \
@@ -52,8 +61,7 @@ install: release
 	.build/release/veritrail --generate-completion-script bash > "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail"
 	.build/release/veritrail --generate-completion-script zsh > "$(DESTDIR)$(SHAREDIR)/zsh/site-functions/_veritrail"
 	.build/release/veritrail --generate-completion-script fish > "$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/veritrail.fish"
-	$(SWIFT) package generate-manual --multi-page
-	install -m 0644 .build/plugins/GenerateManual/outputs/veritrail/*.1 "$(DESTDIR)$(SHAREDIR)/man/man1/"
+	python3 scripts/gen_man.py .build/release/veritrail "$(DESTDIR)$(SHAREDIR)/man/man1"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/veritrail" "$(DESTDIR)$(SHAREDIR)/bash-completion/completions/veritrail" \
@@ -63,7 +71,7 @@ uninstall:
 # The unit and end-to-end suite, then a short run of the reliability suite (kills, races, a full disk,
 # damaged files: scripts/reliability.sh), the server over real sockets (Tests/server, schemathesis against the
 # OpenAPI document) and the dashboard in headless Chromium.
-test: build reliability-deps server-test-deps browser-deps
+test: build reliability-deps completion-deps server-test-deps browser-deps
 	$(SWIFT) test
 	scripts/reliability.sh .build/debug/veritrail
 	python3 -m pytest -q Tests/server

@@ -42,6 +42,8 @@ enum CommandLineRepair {
             if let near = nearest(word, names) { message += ": did you mean \(near)?" }
             throw Failure.usage(message + " ('\(prefix) --help' lists them)")
         }
+        var arguments = arguments
+        if path == ["settings", "set"] { arguments = scannerColor(arguments, from: i) }
         try checkLongOptions(Array(arguments[i...]), of: command, path: path)
         guard let valued = dashArguments[path] else { return arguments }
         var rest = Array(arguments[i...])
@@ -65,6 +67,23 @@ enum CommandLineRepair {
         return arguments
     }
 
+    /// `settings set --color white`: a value that is not one of `--color`'s (auto, always, never) is the
+    /// scanner's colour, `--scanner-color`.
+    static func scannerColor(_ arguments: [String], from start: Int) -> [String] {
+        var arguments = arguments
+        let output = Set(ColorChoice.allCases.map(\.rawValue))
+        var j = start
+        while j < arguments.count, arguments[j] != "--" {
+            if arguments[j] == "--color", j + 1 < arguments.count, !output.contains(arguments[j + 1]) {
+                arguments[j] = "--scanner-color"
+            } else if arguments[j].hasPrefix("--color="), !output.contains(String(arguments[j].dropFirst(8))) {
+                arguments[j] = "--scanner-color=" + arguments[j].dropFirst(8)
+            }
+            j += 1
+        }
+        return arguments
+    }
+
     /// Refuses a long option that `command` does not know, naming it (and the nearest it knows), before the
     /// command's own checks run: ArgumentParser checks a command's values before it looks for unknown options,
     /// so `scan --resut authentic` would otherwise be told that `--result` is needed.
@@ -72,12 +91,16 @@ enum CommandLineRepair {
         guard command.configuration.subcommands.isEmpty, rest.contains(where: { $0.hasPrefix("--") && $0 != "--" }) else { return }
         let known = longOptions(of: command)
         guard !known.isEmpty else { return }
+        // ArgumentParser's own: hidden from the command's description, answered before it is parsed.
+        let builtIn: Set<String> = ["help", "version", "experimental-dump-help", "generate-completion-script"]
         var j = 0
         while j < rest.count {
             let word = rest[j]
             if word == "--" { return }
-            guard word.hasPrefix("--") else { j += 1; continue }
+            // `---completion` (three dashes) is how a completion script asks for values.
+            guard word.hasPrefix("--"), !word.hasPrefix("---") else { j += 1; continue }
             let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            if builtIn.contains(name) { return }
             if let takesValue = known[name] {
                 j += takesValue && !word.contains("=") ? 2 : 1
                 continue

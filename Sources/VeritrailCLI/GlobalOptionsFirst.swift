@@ -40,7 +40,7 @@ extension Veritrail {
         VeritrailStore.exitOnStoreFault(withCode: Failure.storeFailed, prefix: "veritrail: ")
         let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
         do {
-            root.main(try CommandLineRepair.repair(arguments, root: root))
+            root.mainFitted(try CommandLineRepair.repair(arguments, root: root))
         } catch {
             Output.error(error.message)
             Veritrail.exit(withError: ExitCode(error.code))

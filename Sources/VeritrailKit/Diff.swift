@@ -17,4 +17,18 @@ extension VeritrailStore {
         if let viewer { try answer(asOf: nil, now: nil, viewer: viewer) { _ in } }
         return try VeritrailError.catching { try store.diff(from: from, to: to, fallbackNow: clock) }
     }
+
+    /// `diff --from SEQ:HASH` (cli.md §8): the digest an auditor wrote down is checked first, that the log's
+    /// event SEQ has that hash (`.unknown`, exit 65, when not, as `log verify --digest` finds it broken), then
+    /// the diff runs from SEQ.
+    public func diff(fromDigest digest: LogDigest, to: AsOf? = nil, viewer: String? = nil) throws(VeritrailError) -> JSONValue {
+        let head = try self.head(asOf: nil)
+        guard digest.seq <= head.seq else {
+            throw .unknown("the log holds only \(head.seq) events, the digest names seq \(digest.seq): it is not of this log", cause: nil)
+        }
+        guard try self.head(asOf: .seq(digest.seq)).hash == digest.hash else {
+            throw .unknown("the digest's hash differs from the log's hash at seq \(digest.seq): the log is not the one the digest was taken of", cause: nil)
+        }
+        return try diff(from: .seq(digest.seq), to: to, viewer: viewer)
+    }
 }

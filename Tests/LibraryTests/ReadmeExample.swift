@@ -4,16 +4,20 @@ import VeritrailKit
 /// `ReadmeExampleTests` checks that the README holds these lines verbatim and runs them).
 func readmeExample(directory: String) throws -> JSONValue {
     // README example begins
-    // A new store, with its first admin (as `veritrail init`).
-    let store = try VeritrailStore.create(at: directory, admin: "admin", name: "Ada Admin",
-                                          email: "admin@example.org", passcode: "2468")
+    // `directory` is a path, a `String` (not a `URL`): the store's folder, made when missing.
+    // The first run makes the store and its first admin (as `veritrail init`); later runs open it.
+    let store: VeritrailStore = try VeritrailStore.openOrCreate(at: directory, admin: "admin", name: "Ada Admin",
+                                                                email: "admin@example.org", passcode: "2468")
     // Asked only when the gate needs a passcode (not unlocked yet, or the 15 minutes ran out).
     let passcodes: PasscodeProvider = { actor in actor == "admin" ? "2468" : nil }
 
-    // The admin registers an inspector, who sets a passcode and unlocks.
-    try store.register(NewAccount(username: "ines", name: "Inès Duval", email: "ines@example.org", role: .inspector),
-                       as: "admin", passcode: passcodes)
-    try store.setPasscode(to: "1357", as: "ines")
+    // The admin registers an inspector, who sets a passcode (the first time only: usernames are never reused).
+    let accounts: [JSONValue] = try store.accounts()["accounts"]?.arrayValue ?? []
+    if !accounts.contains(where: { $0["username"]?.stringValue == "ines" }) {
+        try store.register(NewAccount(username: "ines", name: "Inès Duval", email: "ines@example.org", role: .inspector),
+                           as: "admin", passcode: passcodes)
+        try store.setPasscode(to: "1357", as: "ines")
+    }
     try store.unlock("ines", passcode: "1357")
 
     // A scan and its report, then the home screen's numbers (what `veritrail stats --json` prints).

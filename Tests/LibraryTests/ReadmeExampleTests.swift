@@ -33,5 +33,8 @@ import VeritrailKit
         #expect(stats["total"]?.intValue == 1)
         #expect(stats["counterfeit"]?.intValue == 1)
         #expect(stats["reported"]?.intValue == 1)
+        // Run twice (issue #23.14): the second run opens the store and adds a scan.
+        let again = try withExtendedLifetime(directory) { try readmeExample(directory: directory.path + "/store") }
+        #expect(again["total"]?.intValue == 2)
     }
 }

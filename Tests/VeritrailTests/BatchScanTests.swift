@@ -45,6 +45,13 @@ import Testing
             #expect(r.exit == 0 && r.stdout.contains("recorded 2 scans"), "\(r.transcript)")
             let after = try scans(in: store)
             #expect(after == before + 2)
+            // Written on the real clock (no VERITRAIL_NOW): the log must still verify. It does not on main either
+            // ("broken at seq 851: hash mismatch" after a batch on a copy of the demo store): the write path's
+            // hashing, which trust-writes fixes (#18, defect 0); known until that is merged.
+            let verified = try CLI.run(["log", "verify", "--store", store.path])
+            withKnownIssue("a batch written on the real clock breaks log verify on main too (trust-writes, #18)", isIntermittent: true) {
+                #expect(verified.exit == 0, "\(verified.transcript)")
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import Testing
             let r = try CLI.run(args + ["--store", store.path], stdin: Data(stdin.utf8))
             check(r)
             #expect(try CLI.run(["log", "digest", "--store", store.path]).stdout == before, "something was written: \(r.transcript)")
+            #expect(try CLI.run(["log", "verify", "--store", store.path]).exit == 0)
         }
     }
 

@@ -27,6 +27,20 @@ public enum ScanIdPrefix {
     }
 }
 
+extension ScanIdPrefix {
+    /// The shortest start of `id`, of `minimumLength` characters at least, that `resolve` takes for it: one no
+    /// other kept scan id starts with (as `git log --oneline` shortens hashes). The whole id when none is shorter.
+    public static func shortest(_ id: String, _ models: Models) throws -> String {
+        var length = minimumLength
+        while length < id.count {
+            let prefix = String(id.prefix(length))
+            if try models.scanIds(prefix: prefix, limit: 2).count == 1 { return prefix }
+            length += 1
+        }
+        return id
+    }
+}
+
 extension Models {
     /// The ids of the kept scans that start with `prefix`, in byte order, at most `limit`: a cursor seek on the
     /// index of scan ids, so a prefix costs a few pages however many scans there are.

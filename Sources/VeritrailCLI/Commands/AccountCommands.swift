@@ -88,10 +88,13 @@ struct RegisterCommand: ParsableCommand {
         commandName: "register",
         abstract: "Register an account: an admin registers any role; anyone registers themselves as a customer.",
         discussion: """
-        A customer needs an address; it is geocoded offline from the gazetteer inside the binary (GeoNames).
-        Registering yourself (no --as, or --as yourself) makes a customer and asks your new passcode twice.
-        The city may name its country ("Paris, France", "London, UK") or take --country; where it was placed
-        is said on stderr, and when places of similar size share the name, which ones.
+        A customer needs an address; it is geocoded offline from the gazetteer inside the binary \
+        (GeoNames). Registering yourself (no --as, or --as yourself) makes a customer and asks your new \
+        passcode twice.
+
+        The city may name its country ("Paris, France", "London, UK") or take --country; where it was \
+        placed is said on stderr, and when places of similar size share the name, which ones.
+
         Examples:
           veritrail register mlopez --name "Maria Lopez" --email m@example.org \\
               --street "1 Rue de la Paix" --city Lyon --zipcode 69001 --passcode-stdin
@@ -102,7 +105,7 @@ struct RegisterCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The new username.", valueName: "username")) var username: String
     @Option(help: "The person's name.") var name: String
     @Option(help: "The e-mail (unique).") var email: String
-    @Option(help: "admin, inspector or customer (default customer).") var role: Role = .customer
+    @Option(help: "admin, inspector or customer.") var role: Role = .customer
     @OptionGroup var details: AccountDetails
     @Flag(help: "Read passcodes from stdin, one line per prompt.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
@@ -150,7 +153,7 @@ struct AccountCommand: ParsableCommand {
             Example:
               veritrail account update mlopez --phone "+33 4 00 00 00 00" --as mlopez
             """)
-        @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
         @Option(help: "The person's name.") var name: String?
         @OptionGroup var details: AccountDetails
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
@@ -188,7 +191,7 @@ struct AccountCommand: ParsableCommand {
               veritrail account delete mlopez --reason "not a real customer" \\
                   --yes --as admin
             """)
-        @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
         @Option(parsing: .unconditional, help: "Why.") var reason: String?
         @Flag(help: "Do not ask for confirmation.") var yes = false
         @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false

@@ -26,8 +26,8 @@ struct CheckCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The NDJSON event fixture.", valueName: "events-file")) var events: String
-    @Argument(help: ArgumentHelp("The folder of question files (*.json).", valueName: "expectations-dir")) var expectations: String
+    @Argument(help: ArgumentHelp("The NDJSON event fixture.", valueName: "events-file"), completion: .file()) var events: String
+    @Argument(help: ArgumentHelp("The folder of question files (*.json).", valueName: "expectations-dir"), completion: .directory) var expectations: String
     @Flag(help: "Write the current answers (exit and expect) into the question files instead of checking them.")
     var update = false
 

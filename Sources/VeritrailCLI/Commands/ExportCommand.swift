@@ -8,16 +8,17 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the log's events in the out form (with seq, id and hash), one per line.",
+        usage: "veritrail export [--output <file>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]... [--type <type>]... [-n <N>] [<options>]",
         discussion: """
         Examples:
-          veritrail export --store /tmp/demo --output backup.ndjson
+          veritrail export --store demo-store --output backup.ndjson
           veritrail export --since 2026-11-01T00:00:00Z --until 2026-11-07T23:59:59Z \\
-            --actor admin --store /tmp/demo
+            --actor admin --store demo-store
         """
     )
 
     @OptionGroup var filter: LogFilterOptions
-    @Option(help: ArgumentHelp("Write to this file (created 0600) instead of stdout; - is stdout.", valueName: "file")) var output: String?
+    @Option(help: ArgumentHelp("Write to this file (created 0600) instead of stdout; - is stdout.", valueName: "file"), completion: .file()) var output: String?
     @OptionGroup var global: GlobalOptions
 
     func run() throws {

@@ -9,15 +9,18 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Append the events of an NDJSON file (or - for stdin), all or nothing.",
         discussion: """
-        Every line is checked against every rule of the event catalogue; one bad line refuses the whole file
-        and writes nothing. Exported lines (with seq and hash) restore a store bit for bit; a new store takes
-        the secrets file at --secrets FILE (or DIR/secrets) when one is there, so that the passcodes of the
-        store an export came from unlock in its restore.
-        Example: veritrail import Events/demo.ndjson --store /tmp/demo
+        Every line is checked against every rule of the event catalogue; one bad line refuses the whole \
+        file and writes nothing. Exported lines (with seq and hash) restore a store bit for bit; a new store \
+        takes the secrets file at --secrets FILE (or DIR/secrets) when one is there, so that the passcodes \
+        of the store an export came from unlock in its restore. A CSV of scans is recorded with \
+        `veritrail scan --batch FILE`.
+
+        Example:
+          veritrail import Events/demo.ndjson --store demo-store
         """
     )
 
-    @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The NDJSON file, or - for stdin.", valueName: "file"), completion: .file())
     var file: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The origin of a new store's checkpoints (proofs.md §2; default veritrail.invalid/<random>).", valueName: "name"))

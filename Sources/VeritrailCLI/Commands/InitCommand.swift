@@ -7,10 +7,14 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Create a store and its first admin, asking the admin's new passcode twice.",
         discussion: """
-        Writes account.registered and passcode.set, both by `system`. The passcode is asked on the terminal
-        with echo off, or read as two lines from stdin with --passcode-stdin; only its PBKDF2 hash, keyed with the store's pepper, is kept. The
-        store's secrets file (signing key and pepper) is written beside it, or at --secrets FILE: back it up.
-        Example: printf '2468\\n2468\\n' | veritrail init --admin ada --name "Ada Admin" --email ada@example.org --passcode-stdin
+        Writes account.registered and passcode.set, both by `system`. The passcode is asked on the \
+        terminal with echo off, or read as two lines from stdin with --passcode-stdin; only its PBKDF2 \
+        hash, keyed with the store's pepper, is kept. The store's secrets file (signing key and pepper) \
+        is written beside it, or at --secrets FILE: back it up.
+
+        Example:
+          printf '2468\\n2468\\n' | veritrail init --admin ada --name "Ada Admin" \\
+              --email ada@example.org --passcode-stdin --store my-store
         """
     )
 

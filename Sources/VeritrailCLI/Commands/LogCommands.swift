@@ -11,8 +11,8 @@ struct LogCommand: ParsableCommand {
         Examples:
           veritrail log status --json
           veritrail log tail -n 5 --actor ines --since 2026-11-01T00:00:00Z
-          veritrail log verify --digest 120:3f0c…
-          veritrail log digest --as-of 120
+          d=$(veritrail log digest --as-of 120)
+          veritrail log verify --digest "$d"
           veritrail log prove 120
           veritrail log reseal --accept-loss
         """,
@@ -23,7 +23,7 @@ struct LogCommand: ParsableCommand {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "How many events, the head, the first and last times, and the events per type.",
-            discussion: "Example: veritrail log status --as-of 120 --store /tmp/demo --json"
+            discussion: "Example: veritrail log status --as-of 120 --store demo-store --json"
         )
         /// `--as-of` cuts the log; `--now` is accepted like everywhere and hides nothing.
         @OptionGroup var clock: ClockOptions
@@ -34,7 +34,7 @@ struct LogCommand: ParsableCommand {
                 let status = try ServerConnection.of(global).map { try $0.authorized("GET", "/v1/log/status", clock.asOf.map { [("asOf", $0)] } ?? []).json }
                     ?? global.openViewing(asOf: clock.asOfValue).logStatus(asOf: clock.asOfValue)
                 Human.absoluteTimes = clock.utc
-                if global.json { Output.json(status) } else { Output.print(Human.render(status, now: environmentNow())) }
+                if global.json { Output.json(status) } else { Pager.page(Human.logStatus(status, now: environmentNow())) }
             }
         }
     }
@@ -42,9 +42,10 @@ struct LogCommand: ParsableCommand {
     struct Tail: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The last events of the log, one sentence each (--json: the out form), with filters.",
+            usage: "veritrail log tail [-n <N>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]... [--type <type>]... [<options>]",
             discussion: """
             Examples:
-              veritrail log tail -n 5 --store /tmp/demo
+              veritrail log tail -n 5 --store demo-store
               veritrail log tail -n 50 --actor admin --type status.changed \\
                 --since 2026-11-01T00:00:00Z --utc
             """
@@ -132,9 +133,11 @@ struct LogCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Recompute the hash chain from the first event; with --digest, check an earlier digest too.",
             discussion: """
+            With --as-of N, only events 1…N are verified.
             Examples:
-              veritrail log verify --store /tmp/demo --digest 120:3f0c…
-              veritrail log verify --as-of 120 --store /tmp/demo     (events 1…120 only)
+              d=$(veritrail log digest --as-of 120 --store demo-store)
+              veritrail log verify --digest "$d" --store demo-store
+              veritrail log verify --as-of 120 --store demo-store
             """
         )
         @Option(help: ArgumentHelp("A digest written down earlier.", valueName: "seq:hash")) var digest: String?
@@ -182,7 +185,7 @@ struct LogCommand: ParsableCommand {
     struct Digest: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the head as SEQ:HASH, to write down and check later with `log verify --digest`.",
-            discussion: "Examples:\n  veritrail log digest --store /tmp/demo\n  veritrail log digest --as-of 120 --store /tmp/demo"
+            discussion: "Examples:\n  veritrail log digest --store demo-store\n  veritrail log digest --as-of 120 --store demo-store"
         )
         /// `--as-of` names an earlier event; `--now` is accepted like everywhere and hides nothing.
         @OptionGroup var clock: ClockOptions

@@ -9,7 +9,7 @@ struct CustomerStatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Move a customer to another process status (admin).",
         discussion: "Statuses: AWAITED, FAILEDTOREACH, ONBOARDED, INPROCESS, COMPLETED, DENIED.\nExample:\n  veritrail customer status mlopez ONBOARDED --as admin \\\n      --note \"called back\"")
-    @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
+    @Argument(help: ArgumentHelp("The customer.", valueName: "user"), completion: Completions.users) var user: String
     @Argument(help: ArgumentHelp("The new status, in any case.", valueName: "status")) var argument: StatusArgument
     var status: CustomerStatus { argument.status }
     @Option(parsing: .unconditional, help: "A note.") var note: String?
@@ -50,7 +50,10 @@ struct SettingsSetCommand: ParsableCommand {
     @Option(help: "on or off: flash always on.") var flash: OnOff?
     @Option(help: "single or batch.") var captureMode: CaptureMode?
     @Option(help: "today, 7d, 30d, 90d or all.") var historyWindow: HistoryWindow?
-    @Option(help: "white (the only colour for now).") var color: ScannerColor?
+    /// `--color` is the output's colour on every command (cli.md §8); `settings set --color white` is read as
+    /// this option all the same (`CommandLineRepair`), since a scanner colour is never auto, always or never.
+    @Option(name: .customLong("scanner-color"), help: "The scanner's colour: white (the only one for now; --color white works too).")
+    var color: ScannerColor?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
     @OptionGroup var retry: RetryOptions
@@ -59,14 +62,14 @@ struct SettingsSetCommand: ParsableCommand {
 
     func validate() throws {
         if flash == nil && captureMode == nil && historyWindow == nil && color == nil {
-            throw ValidationError("nothing to set: give --flash, --capture-mode, --history-window or --color")
+            throw ValidationError("nothing to set: give --flash, --capture-mode, --history-window or --scanner-color")
         }
     }
 
     func run() throws {
         let words = CommandWords(type: .settingsChanged, options: [
             "data.flash": "--flash", "data.captureMode": "--capture-mode", "data.historyWindow": "--history-window",
-            "data.color": "--color",
+            "data.color": "--scanner-color",
         ])
         try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
                           said: { "changed the settings of \($0)" },

@@ -10,7 +10,7 @@ extension LogCommand {
     struct Key: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the store's verifier key (signed-note form), to write down once.",
-            discussion: "Example: veritrail log key --store /tmp/demo"
+            discussion: "Example: veritrail log key --store demo-store"
         )
         @OptionGroup var global: GlobalOptions
 
@@ -31,7 +31,7 @@ extension LogCommand {
         static let configuration = CommandConfiguration(
             commandName: "checkpoint",
             abstract: "Print the signed checkpoint (C2SP tlog-checkpoint) of the tree of the first N events.",
-            discussion: "Example: veritrail log checkpoint --store /tmp/demo --size 120"
+            discussion: "Example: veritrail log checkpoint --store demo-store --size 120"
         )
         @Option(help: ArgumentHelp("The tree size (default: the head).", valueName: "n")) var size: UInt64?
         @OptionGroup var global: GlobalOptions
@@ -54,7 +54,7 @@ extension LogCommand {
     struct Prove: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the inclusion proof (C2SP tlog-proof) of the event at SEQ in the tree of N events.",
-            discussion: "Example: veritrail log prove 120 --store /tmp/demo"
+            discussion: "Example: veritrail log prove 120 --store demo-store"
         )
         @Argument(help: ArgumentHelp("The event's seq.", valueName: "seq")) var seq: UInt64
         @Option(help: ArgumentHelp("The tree size (default: the head).", valueName: "n")) var size: UInt64?
@@ -82,7 +82,7 @@ extension LogCommand {
     struct Consistency: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the consistency proof from the tree of OLD events to the tree of N (a tlog-witness add-checkpoint body).",
-            discussion: "Example: veritrail log consistency 100 --store /tmp/demo"
+            discussion: "Example: veritrail log consistency 100 --store demo-store"
         )
         @Argument(help: ArgumentHelp("The older tree size.", valueName: "old")) var old: UInt64
         @Option(help: ArgumentHelp("The newer tree size (default: the head).", valueName: "n")) var size: UInt64?

@@ -13,11 +13,31 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
             answer = try global.open().answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
         }
         Human.absoluteTimes = clock.utc
+        // On a terminal a scan id is shown as the shortest start `show` takes (issue #23.4), whole elsewhere.
+        if !global.json, Terminal.cutWidth != nil { Human.shortScanIds = try store.shortScanIds(scanIds(in: answer.json)) }
         if global.json { Output.json(answer.json) } else {
             Pager.page(human(answer))
             if answer.hiddenByClock > 0 { Output.note(ClockNote.hidden(answer.hiddenByClock, now: answer.now, clock: clock)) }
         }
     }
+}
+
+/// Every `scanId` of an answer, at most 1,000 (a page of the history at most).
+func scanIds(in json: JSONValue) -> [String] {
+    var ids: [String] = []
+    func walk(_ value: JSONValue) {
+        guard ids.count < 1000 else { return }
+        switch value {
+        case .object(let o):
+            for (key, member) in o.members {
+                if key == "scanId", case .string(let id) = member { ids.append(id) } else { walk(member) }
+            }
+        case .array(let a): a.forEach(walk)
+        default: break
+        }
+    }
+    walk(json)
+    return ids
 }
 
 extension HistoryWindow: ExpressibleByArgument {}
@@ -26,7 +46,6 @@ extension HistoryWindow: ExpressibleByArgument {}
 extension CustomerStatus: ExpressibleByArgument {
     /// In any case, as `customer status USER onboarded` takes it.
     public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
-    public static var allValueStrings: [String] { choices.map(\.rawValue) }
 }
 extension HistoryQuery.ResultFilter: ExpressibleByArgument {}
 extension GoalRing.View: ExpressibleByArgument {}
@@ -35,6 +54,7 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "The scan list, newest first, with filters and search.",
+        usage: "veritrail history [--type <type>] [--window <window>] [--search <text>] [--category <category>] [--by <user>] [--limit <limit>] [--offset <offset>] [<options>]",
         discussion: """
         Without --window, a viewer (--as) sees their history window setting (30 days unless changed).
         Examples:
@@ -46,7 +66,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "today, 7d, 30d, 90d or all (default: the viewer's setting, else all).") var window: HistoryWindow?
     @Option(parsing: .unconditional, help: "Only this category (exact).") var category: String?
     @Option(parsing: .unconditional, help: "Text to look for in the scan's fields, case-insensitively.") var search: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only this user's scans.", valueName: "user"), completion: Completions.users) var by: String?
     @Option(help: "How many scans (1–1000).") var limit: Int = 50
     @Option(help: "How many to skip (0 or more).") var offset: Offset = Offset(0)
     @OptionGroup var clock: ClockOptions
@@ -84,7 +104,7 @@ struct ShowCommand: ParsableCommand {
         Example:
           veritrail show s-0001
         """)
-    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id")) var scanId: String
+    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id"), completion: Completions.scanIds) var scanId: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -97,7 +117,7 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "The home screen's numbers: totals, windows, categories and the recent scans.",
         discussion: "Example:\n  veritrail stats --by ines")
-    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user")) var by: String?
+    @Option(help: ArgumentHelp("Only this user's scans.", valueName: "user"), completion: Completions.users) var by: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -108,7 +128,7 @@ struct LockoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lockout", abstract: "The passcode gate of one account, or of every account.",
         discussion: "Example:\n  veritrail lockout ines")
-    @Argument(help: ArgumentHelp("The account (default: every account).", valueName: "user")) var user: String?
+    @Argument(help: ArgumentHelp("The account (default: every account).", valueName: "user"), completion: Completions.users) var user: String?
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
@@ -136,11 +156,11 @@ struct CustomerCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every registered detail of a customer, with its status history.",
             discussion: "Example:\n  veritrail customer show mlopez")
-        @Argument(help: ArgumentHelp("The customer.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The customer.", valueName: "user"), completion: Completions.users) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
-        func run() throws { try answer(global, clock, .customer(user)) }
+        func run() throws { try answer(global, clock, .customer(user)) { Human.customer($0.json, now: $0.now) } }
     }
 }
 
@@ -148,7 +168,7 @@ struct GoalsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goals", abstract: "Monthly goal progress with the goal ring.",
         discussion: "Example:\n  veritrail goals tom --month 2026-10")
-    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+    @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
     @Option(help: ArgumentHelp("The month (default: the month of now).", valueName: "YYYY-MM")) var month: String?
     @Option(help: "The ring to draw: progress, last-session or remaining.") var view: GoalRing.View = .progress
     @OptionGroup var clock: ClockOptions
@@ -184,11 +204,11 @@ struct SettingsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "An account's scanner and history settings.",
             discussion: "Example:\n  veritrail settings ines")
-        @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+        @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
         @OptionGroup var clock: ClockOptions
         @OptionGroup var global: GlobalOptions
 
-        func run() throws { try answer(global, clock, .settings(user)) }
+        func run() throws { try answer(global, clock, .settings(user)) { Human.settings($0.json, now: $0.now) } }
     }
 }
 
@@ -196,9 +216,9 @@ struct SearchesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "searches", abstract: "An account's last 10 distinct searches, newest first.",
         discussion: "Example:\n  veritrail searches ines")
-    @Argument(help: ArgumentHelp("The account.", valueName: "user")) var user: String
+    @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions
 
-    func run() throws { try answer(global, clock, .searches(user)) }
+    func run() throws { try answer(global, clock, .searches(user)) { Human.searches($0.json, now: $0.now) } }
 }

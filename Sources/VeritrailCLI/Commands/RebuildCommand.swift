@@ -6,7 +6,7 @@ struct RebuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rebuild",
         abstract: "Recompute every read model from the log (they are normally kept up to date as events are appended).",
-        discussion: "Example: veritrail rebuild --store /tmp/demo"
+        discussion: "Example: veritrail rebuild --store demo-store"
     )
     @OptionGroup var global: GlobalOptions
 

@@ -8,9 +8,9 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay", abstract: "The auditor's view: every projection at once, as of a seq or a time.",
         discussion: """
         Examples:
-          veritrail replay --as-of 2026-11-01T00:00:00Z --store /tmp/demo
-          veritrail replay --as-of 120 --utc --store /tmp/demo
-          veritrail replay --as-of 2026-11-01T00:00:00Z --store /tmp/demo --json
+          veritrail replay --as-of 2026-11-01T00:00:00Z --store demo-store
+          veritrail replay --as-of 120 --utc --store demo-store
+          veritrail replay --as-of 2026-11-01T00:00:00Z --store demo-store --json
         """)
     @OptionGroup var clock: ClockOptions
     @OptionGroup var global: GlobalOptions

@@ -11,11 +11,15 @@ struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Record a scan (or, with --batch FILE, many scans in batch mode, all or nothing).",
+        usage: "veritrail scan --code <code> --product <product> --category <category> --result <result> [--brand <brand>] [--location <location>] [--notes <notes>] [<options>]\nveritrail scan --batch <file> [<options>]",
         discussion: """
-        mode and flash come from your settings unless given. --source manual records a code typed in by hand.
-        Prints the scan id, and warns when the code was scanned before.
-        --batch takes NDJSON or CSV (- for stdin); a CSV header names the fields:
-        code,productName,category,result[,brand,location,notes,source,flash,scanId]
+        mode and flash come from your settings unless given; --source manual records a code typed in by \
+        hand. Prints the scan id, and warns when the code was scanned before.
+
+        --batch takes NDJSON or CSV (- for stdin); a CSV header (separated by commas, semicolons or \
+        tabs) names the fields:
+          code,productName,category,result[,brand,location,notes,source,flash,scanId]
+
         Examples:
           veritrail scan --as ines --code "https://v.example/p/123" \\
               --product "Serum 30 ml" --category Cosmetics --result authentic
@@ -34,7 +38,7 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "single or batch (default: your capture mode setting).") var mode: CaptureMode?
     @Flag(inversion: .prefixedNo, help: "Whether the flash was on (default: your flash setting).") var flash: Bool?
     @Option(parsing: .unconditional, help: "The scan id (default: a new random one).") var scanId: String?
-    @Option(help: ArgumentHelp("Record every scan of this NDJSON or CSV file (- for stdin), in batch mode.", valueName: "file"))
+    @Option(help: ArgumentHelp("Record every scan of this NDJSON or CSV file (- for stdin), in batch mode.", valueName: "file"), completion: .file())
     var batch: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false
     @OptionGroup var global: GlobalOptions
@@ -120,7 +124,7 @@ struct ReportCommand: ParsableCommand {
           veritrail report s-0042 --reason packaging --as ines
         """
     )
-    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id")) var scanId: String
+    @Argument(help: ArgumentHelp("The scan id, or its start.", valueName: "scan-id"), completion: Completions.scanIds) var scanId: String
     @Option(help: "packaging, label, serial, price, seller or other.") var reason: ReportReason
     @Option(parsing: .unconditional, help: "What is wrong (needed with --reason other).") var message: String?
     @Flag(help: "Read the passcode from stdin if it is asked.") var passcodeStdin = false

@@ -16,8 +16,8 @@ struct VerifyCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The exported NDJSON file, or - for stdin.", valueName: "file")) var file: String
-    @Option(help: ArgumentHelp("A signed checkpoint (the output of `log checkpoint`) in a file.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The exported NDJSON file, or - for stdin.", valueName: "file"), completion: .file()) var file: String
+    @Option(help: ArgumentHelp("A signed checkpoint (the output of `log checkpoint`) in a file.", valueName: "file"), completion: .file())
     var checkpoint: String?
     @Option(help: ArgumentHelp("The verifier key (`log key`), or a file holding it.", valueName: "vkey")) var key: String?
     @Flag(name: .long, help: "Machine output: exactly the JSON of the spec on stdout.") var json = false

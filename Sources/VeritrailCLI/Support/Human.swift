@@ -91,6 +91,10 @@ enum Human {
 
     // MARK: Scans
 
+    /// Scan ids as a table on a terminal shows them: the shortest start `show` takes (`Scans.shortIds`); empty
+    /// when the ids are written whole (a pipe, a file).
+    nonisolated(unsafe) static var shortScanIds: [String: String] = [:]
+
     static func scanTable(_ scans: [JSONObject], now: Timestamp) -> String {
         var table = Table("WHEN", "RESULT", "PRODUCT", "CATEGORY", "BY", "SEEN", "SCAN", cuttable: ["PRODUCT", "CATEGORY"])
         for s in scans {
@@ -100,7 +104,7 @@ enum Human {
                       Table.Cell(counterfeit ? "✗ counterfeit" : "✓ authentic", counterfeit ? .red : .green),
                       Table.Cell(scalar(s["productName"])), Table.Cell(scalar(s["category"])), Table.Cell(scalar(s["actor"])),
                       Table.Cell(seen > 0 ? "\(seen)× before" : "", seen > 0 ? .yellow : nil),
-                      Table.Cell(scalar(s["scanId"]) + (s["report"] != nil ? " ⚑" : "")))
+                      Table.Cell((shortScanIds[scalar(s["scanId"])] ?? scalar(s["scanId"])) + (s["report"] != nil ? " ⚑" : "")))
         }
         return table.render()
     }
@@ -128,14 +132,6 @@ enum Human {
     }
 
     /// One scan (`show`): its fields one a line, then a warning line when its code was seen before.
-    static func scan(_ v: JSONValue, now: Timestamp) -> String {
-        guard case .object(let o) = v else { return render(v, now: now) }
-        var out = render(v, now: now)
-        let seen = int(o["seenBefore"])
-        if seen > 0 { out += "\n" + Terminal.paint("this code was scanned \(seen) time\(seen == 1 ? "" : "s") before", .yellow) }
-        return out
-    }
-
     static func stats(_ v: JSONValue, now: Timestamp) -> String {
         guard case .object(let o) = v else { return render(v, now: now) }
         let rate = double(o["counterfeitRate"]) * 100

@@ -7,9 +7,9 @@ struct LogFilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The last seq to write.", valueName: "seq")) var to: UInt64?
     @Option(help: ArgumentHelp("Only events at or after this time.", valueName: "time")) var since: String?
     @Option(help: ArgumentHelp("Only events at or before this time.", valueName: "time")) var until: String?
-    @Option(name: .customLong("actor"), help: ArgumentHelp("Only events by this user (repeatable: any of them).", valueName: "user"))
+    @Option(name: .customLong("actor"), help: ArgumentHelp("Only events by this user (repeatable: any of them).", valueName: "user"), completion: Completions.users)
     var actors: [String] = []
-    @Option(name: .customLong("type"), help: ArgumentHelp("Only events of this type, e.g. scan.recorded (repeatable: any of them).", valueName: "type"))
+    @Option(name: .customLong("type"), help: ArgumentHelp("Only events of this type, e.g. scan.recorded (repeatable: any of them).", valueName: "type"), completion: Completions.eventTypes)
     var types: [String] = []
     /// Unconditional, so that `-n -1` is told that N must be at least 1, not that a value is missing.
     @Option(name: .short, parsing: .unconditional, help: ArgumentHelp("Only the last N of the events that match.", valueName: "N"))

@@ -5,10 +5,12 @@ import VeritrailKit
 
 /// The options every command takes (cli.md §1), accepted after the command's name.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store directory (default ./.veritrail; env VERITRAIL_STORE).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The store directory (default ./.veritrail; env VERITRAIL_STORE).", valueName: "dir"),
+            completion: .directory)
     var store: String?
 
-    @Option(name: .customLong("as"), help: ArgumentHelp("Who is acting or viewing (env VERITRAIL_USER).", valueName: "user"))
+    @Option(name: .customLong("as"), help: ArgumentHelp("Who is acting or viewing (env VERITRAIL_USER).", valueName: "user"),
+            completion: Completions.users)
     var viewer: String?
 
     @Option(name: .long, help: ArgumentHelp(

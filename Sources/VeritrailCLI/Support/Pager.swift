@@ -11,6 +11,7 @@ enum Pager {
     /// and the text has more lines than the terminal has rows, else straight to stdout. A pager that can not
     /// be started is skipped; a pager quit early (`q`) ends the output quietly.
     static func page(_ text: String) {
+        let text = Output.stdoutIsTerminal ? LineFit.fit(text, width: Terminal.width) : text
         guard !disabled, Output.stdoutIsTerminal, let command,
               let rows = TerminalDevice.rows(of: .standardOutput), lineCount(text) >= rows else {
             Output.print(text)

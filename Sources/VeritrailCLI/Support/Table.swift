@@ -27,10 +27,10 @@ struct Table {
         guard !rows.isEmpty else { return "(none)" }
         var widths = headers.map(displayWidth)
         for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], displayWidth(Escaped.text(cell.text))) } }
-        // Shrink the widest cuttable column until the table fits (a cut column keeps 8 columns at least).
+        // Shrink the widest cuttable column until the table fits (a cut column keeps 5 columns at least).
         let shrinkable = headers.indices.filter { cuttable.contains(headers[$0]) }
         while let width, widths.reduce(0, +) + 2 * (widths.count - 1) > width,
-              let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
+              let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > 5 {
             widths[widest] -= 1
         }
         func line(_ cells: [Cell]) -> String {

@@ -17,7 +17,10 @@ enum Stores {
         let copy = TempDir.fresh("copy")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.copyItem(at: demo.appendingPathComponent("data.mdb"), to: copy.appendingPathComponent("data.mdb"))
+        // The data file and what is kept beside it (the signed checkpoint), so that `log verify` checks the copy whole.
+        for name in try FileManager.default.contentsOfDirectory(atPath: demo.path) where name != "lock.mdb" && !name.hasSuffix(".lock") {
+            try FileManager.default.copyItem(at: demo.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+        }
         return try body(copy)
     }
 
