@@ -7,14 +7,18 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
             human: (Answer) -> String = { Human.render($0.json, now: $0.now) }) throws {
     try runReporting {
         let answer: Answer
+        var store: VeritrailStore?
         if let server = try ServerConnection.of(global) {
             answer = try server.answer(query, clock, human: !global.json)
         } else {
-            answer = try global.open().answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
+            let local = try global.open()
+            store = local
+            answer = try local.answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
         }
         Human.absoluteTimes = clock.utc
-        // On a terminal a scan id is shown as the shortest start `show` takes (issue #23.4), whole elsewhere.
-        if !global.json, Terminal.cutWidth != nil { Human.shortScanIds = try store.shortScanIds(scanIds(in: answer.json)) }
+        // On a terminal a scan id is shown as the shortest start `show` takes (issue #23.4), whole elsewhere
+        // (and against a server, which knows the other ids).
+        if !global.json, Terminal.cutWidth != nil, let store { Human.shortScanIds = try store.shortScanIds(scanIds(in: answer.json)) }
         if global.json { Output.json(answer.json) } else {
             Pager.page(human(answer))
             if answer.hiddenByClock > 0 { Output.note(ClockNote.hidden(answer.hiddenByClock, now: answer.now, clock: clock)) }
