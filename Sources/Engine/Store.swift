@@ -9,8 +9,8 @@ public import Proofs
 public final class Store: @unchecked Sendable {
     public let log: EventLog
     let modelDatabases: [Database]
-    /// The proofs' databases, `tree` and `meta`, for `firstUnreachableKey`.
-    let proofDatabases: [Database]
+    /// The store's `meta` database (its identity), for `firstUnreachableKey`.
+    let storeMeta: Database
     /// The Merkle tree, the identity and the signed checkpoint (proofs.md).
     public let proofs: ProofStore
     /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
@@ -45,8 +45,7 @@ public final class Store: @unchecked Sendable {
                            creating: creating)
         modelDatabases = log.companions
         proofs = try ProofStore(environment: log.environment, directory: directory, secrets: secrets)
-        let environment = log.environment
-        proofDatabases = try ["tree", "meta"].map { try environment.openDatabase($0) }
+        storeMeta = try log.environment.openDatabase("meta")
     }
 
     /// Creates a store in `directory` whose first write is `body`, or returns nil, having written nothing,

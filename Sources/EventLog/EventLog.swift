@@ -10,8 +10,8 @@ import SystemCalls
 public final class EventLog: @unchecked Sendable {
     public let environment: Environment
     public let directory: String
-    public let events: Database
-    public let ids: Database
+    let events: Database
+    let ids: Database
 
     /// The databases other components opened with the log's (`init`'s `alsoOpening`), in that order.
     public let companions: [Database]

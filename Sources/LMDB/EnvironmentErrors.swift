@@ -32,10 +32,10 @@ public struct RetriesExhausted: Error, CustomStringConvertible {
 public struct DamagedMetaPage: Error, CustomStringConvertible {
     /// The data file.
     public let path: String
-    /// What the meta page claims.
+    /// What is wrong with the meta page (a sentence's predicate: "names page …").
     public let reason: String
 
     public var description: String {
-        "the data file \(path) is damaged: its meta page does not fit the file (\(reason)); restore the store from a backup or an export"
+        "the data file \(path) is damaged: its meta page \(reason); restore the store from a backup or an export"
     }
 }

@@ -11,14 +11,31 @@ internal import SystemCalls
 /// extends the file to the map before using it), so when another process's map is adopted, a larger map
 /// size is damage too. (Not at open: `mdb_copy` writes the used pages only, and keeps the map size.)
 ///
-/// The layout is LMDB 0.9's on 64-bit machines: a 16-byte page header, then `MDB_meta` — `mm_magic` (4),
-/// `mm_version` (4), `mm_address` (8), `mm_mapsize` (8), two 48-byte `MDB_db` (the first one's `md_pad`
-/// holds the page size), `mm_last_pg` (8), `mm_txnid` (8); meta page 0 at offset 0, meta page 1 at one page.
+/// The layout is LMDB 0.9's on 64-bit machines: a 16-byte page header (`mp_pgno` 8, pad 2, `mp_flags` 2,
+/// lower 2, upper 2), then `MDB_meta` — `mm_magic` (4), `mm_version` (4), `mm_address` (8), `mm_mapsize` (8),
+/// two 48-byte `MDB_db` (`md_pad` 4, which the first one uses for the page size, `md_flags` 2, `md_depth` 2,
+/// four counts of 8, `md_root` 8), `mm_last_pg` (8), `mm_txnid` (8); meta page 0 at offset 0, meta page 1 at
+/// one page.
 struct MetaPage: Equatable {
     var pageSize: Int
     var mapSize: Int
     var lastPage: UInt64
     var txnid: UInt64
+    /// The page header's page number, and whether its flags say it is a meta page (`P_META`).
+    var pageNumber: UInt64
+    var isMetaPage: Bool
+    /// `mm_address`: 0 unless the map is fixed (`MDB_FIXEDMAP`, which no store uses).
+    var address: UInt64
+    /// LMDB's two databases' flags, depths and roots: the free pages' (`FREE_DBI`) and the main one's.
+    var flags: (free: UInt16, main: UInt16)
+    var depths: (free: UInt16, main: UInt16)
+    var roots: (free: UInt64, main: UInt64)
+
+    static func == (a: MetaPage, b: MetaPage) -> Bool {
+        a.pageSize == b.pageSize && a.mapSize == b.mapSize && a.lastPage == b.lastPage && a.txnid == b.txnid
+            && a.pageNumber == b.pageNumber && a.isMetaPage == b.isMetaPage && a.address == b.address
+            && a.flags == b.flags && a.depths == b.depths && a.roots == b.roots
+    }
 
     static let magic: UInt32 = 0xBEEF_C0DE
 
@@ -37,15 +54,26 @@ struct MetaPage: Equatable {
     }
 
     /// Refuses (`DamagedMetaPage`) a meta page that names a page past the end of a file of `fileSize` bytes,
-    /// or, with `mapInFile`, records a map larger than that file.
+    /// or, with `mapInFile`, records a map larger than that file; or whose fields LMDB trusts without a check
+    /// are not what LMDB itself writes: its header, a fixed map's address, the free pages' database with
+    /// other flags than `MDB_INTEGERKEY` (one flipped flag makes every write read the free list as another
+    /// kind of tree), a main database with flags (Veritrail never sets any), a tree deeper than a cursor can
+    /// hold (32) or rooted past the last page.
     func check(fileSize: Int, mapInFile: Bool = false, path: String) throws(DamagedMetaPage) {
+        let integerKey: UInt16 = 0x08, noPage = UInt64.max
+        guard isMetaPage, pageNumber <= 1, address == 0, flags.free == integerKey, flags.main == 0,
+              depths.free <= 32, depths.main <= 32,
+              roots.free == noPage || roots.free <= lastPage, roots.main == noPage || roots.main <= lastPage
+        else {
+            throw DamagedMetaPage(path: path, reason: "holds fields LMDB never writes")
+        }
         let (pages, overflow) = lastPage.addingReportingOverflow(1)
         let (needs, tooLarge) = pages.multipliedReportingOverflow(by: UInt64(pageSize))
         if overflow || tooLarge || needs > UInt64(fileSize) {
-            throw DamagedMetaPage(path: path, reason: "it names page \(lastPage) of a file of \(fileSize / pageSize) pages")
+            throw DamagedMetaPage(path: path, reason: "names page \(lastPage) of a file of \(fileSize / pageSize) pages")
         }
         if mapInFile && mapSize > fileSize {
-            throw DamagedMetaPage(path: path, reason: "it records a map of \(mapSize) bytes for a file of \(fileSize) bytes")
+            throw DamagedMetaPage(path: path, reason: "records a map of \(mapSize) bytes for a file of \(fileSize) bytes")
         }
     }
 
@@ -62,6 +90,12 @@ struct MetaPage: Equatable {
         self.mapSize = Int(mapSize)
         lastPage = int(136, 8)
         txnid = int(144, 8)
+        pageNumber = int(0, 8)
+        isMetaPage = int(10, 2) & 0x08 != 0
+        address = int(24, 8)
+        flags = (UInt16(int(44, 2)), UInt16(int(92, 2)))
+        depths = (UInt16(int(46, 2)), UInt16(int(94, 2)))
+        roots = (int(80, 8), int(128, 8))
     }
 
     /// The next `count` bytes of `fd`, or nil when the file ends first.

@@ -23,10 +23,10 @@ extension VeritrailStore {
     /// first bad seq and why: a log that does not hold is an answer, not an error; an error is a store that
     /// can not be read.
     ///
-    /// A log that holds is then checked as random access reads it (`Store.firstUnreachableKey`): every
-    /// database must find its keys where a walk of its pages finds them, so that a store called ok answers
-    /// every read. An event its seq does not find breaks the log there; a damaged index of another database
-    /// (the id index, the tree, a read model) is a damaged store (`.storeFailure`, exit 74).
+    /// The log and the tree are read as random access reads them too (an event its seq does not find breaks
+    /// the log there), and the store's small databases are checked for it (`Store.firstUnreachableKey`): a
+    /// damaged one is a damaged store (`.storeFailure`, exit 74). So a store called ok answers every read of
+    /// the log; the read models are made again from it by `rebuild`.
     public func verify(digest: LogDigest? = nil, asOf: AsOf? = nil) throws(VeritrailError) -> VerificationOutcome {
         let given = digest.map { (seq: $0.seq, hash: $0.hash) }
         return try VeritrailError.catching {
@@ -38,9 +38,6 @@ extension VeritrailStore {
                 outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given)
             }
             guard case .ok = outcome, let unreachable = try store.firstUnreachableKey() else { return outcome }
-            if let seq = unreachable.seq {
-                return .broken(firstBadSeq: seq, reason: "a lookup of event \(seq) by its seq does not find it: the log's index pages are damaged")
-            }
             throw StoreError("""
                 the store is damaged: its database \(unreachable.database) does not find one of its own keys by lookup \
                 (damaged index pages); restore it from a backup, or import an export into a new store

@@ -150,8 +150,10 @@ def main():
             if problems:
                 bad.append(where)
                 for _, text in problems:
-                    print(f"      {where}: {text}")
+                    print(f"      {where}: {text}", flush=True)
             shutil.rmtree(s, ignore_errors=True)
+            if counts["trials"] % 100 == 0:
+                print(f"      … {counts['trials']} flips, {len(bad)} bad so far", flush=True)
     print(f"      flips: {counts['trials']} ({', '.join(f'{k} {v}' for k, v in per_kind.items())}); "
           f"log verify ok after {counts['verify_ok']}; crashes or hangs {counts['crash']}; "
           f"reads failing after an ok verify {counts['read_after_ok']}; disks filled {counts['disk']}; "
