@@ -46,6 +46,7 @@ struct SettingsSetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change your settings: flash, capture mode, history window, colour.",
+        usage: "veritrail settings set [--flash <on|off>] [--capture-mode <mode>] [--history-window <window>] [--scanner-color <color>] [<options>]",
         discussion: "Example:\n  veritrail settings set --flash on --history-window 7d --as ines")
     @Option(help: "on or off: flash always on.") var flash: OnOff?
     @Option(help: "single or batch.") var captureMode: CaptureMode?

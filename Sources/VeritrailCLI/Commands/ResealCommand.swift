@@ -13,7 +13,9 @@ extension LogCommand {
             signs the head and says what it signs over: the head and the last size it can still prove. \
             Checkpoints signed before of another tree no longer agree with the store: auditors who hold one \
             see the loss. Without --accept-loss it only says what it would do (exit 64).
-            Example: veritrail log reseal --accept-loss --store /tmp/demo
+
+            Example:
+              veritrail log reseal --accept-loss --store demo-store
             """
         )
         @Flag(name: .customLong("accept-loss"), help: "Accept that checkpoints signed before may no longer be provable.")
