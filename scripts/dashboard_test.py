@@ -28,6 +28,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -119,7 +120,10 @@ def main():
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-        run(driver, api, base, store, env)
+        try:
+            run(driver, api, base, store, env)
+        except Exception as error:  # a screen that broke the walk: counted, and the summary still printed
+            check(f"the walk through the screens went on to the end ({type(error).__name__}: {str(error)[:200]})", False)
     finally:
         if driver:
             driver.quit()
@@ -144,15 +148,25 @@ def wait_for(driver, css, timeout=5):
     return WebDriverWait(driver, timeout).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
 
 
+# Open screens are drawn again after every commit (they follow the log), so an element found a moment ago may
+# be gone: waits ignore that, and a read of a text finds its element again.
+REDRAWN = (NoSuchElementException, StaleElementReferenceException)
+
+
 def wait_until(driver, predicate, timeout=5):
     try:
-        WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate())
+        WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=REDRAWN).until(lambda d: predicate())
         return True
     except Exception:
         return False
 
 
 def text(driver, css):
+    for _ in range(20):
+        try:
+            return driver.find_element(By.CSS_SELECTOR, css).text
+        except REDRAWN:
+            time.sleep(0.05)
     return driver.find_element(By.CSS_SELECTOR, css).text
 
 

@@ -107,6 +107,29 @@ async function readLines(res, onLine) {
     }
   }
 }
+/** Asks the open screen's projections again after a commit; while a field of it is being edited, waits until
+ *  the focus leaves it, so that nobody's typing is drawn over. */
+function refreshOpenScreen() {
+  const active = document.activeElement;
+  if (active && $("#main").contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.id !== "search") {
+    active.addEventListener("blur", () => setTimeout(refreshOpenScreen, 0), { once: true });
+    return;
+  }
+  if (state.refresh) state.refresh().catch(() => {});
+}
+
+/** Calls `draw(answer)` when `answer` differs from the one drawn last: a commit that changed nothing on the
+ *  screen leaves it as it is. */
+function changed() {
+  let last = null;
+  return (answer) => {
+    const key = JSON.stringify(answer);
+    if (key === last) return false;
+    last = key;
+    return true;
+  };
+}
+
 function stopLive() { if (state.liveAbort) state.liveAbort.abort(); state.liveAbort = null; $("#live").textContent = ""; }
 /** Follows the commits so that the open screen asks its projections again; reconnects after a drop. */
 async function startLive() {
@@ -123,7 +146,7 @@ async function startLive() {
       await readLines(res, (line) => {
         if (line.seq === undefined) return;
         clearTimeout(pending);
-        pending = setTimeout(() => { if (state.refresh) state.refresh().catch(() => {}); }, 60);
+        pending = setTimeout(refreshOpenScreen, 60);
       });
     } catch (e) {
       if (ctl.signal.aborted) return;
@@ -271,8 +294,10 @@ function statCard(key, label, value) {
 }
 
 async function home() {
+  const fresh = changed();
   const draw = async () => {
     const s = await api("GET", "/v1/stats");
+    if (!fresh(s)) return;
     const max = Math.max(1, ...s.byCategory.map((c) => c.total));
     show(
       h("h1", {}, "Home"),
@@ -403,8 +428,10 @@ async function historyScreen(_, params) {
 // ---- A scan's details and its report ---------------------------------------------------------------------
 
 async function scanDetails([id], params) {
+  const fresh = changed();
   const draw = async () => {
     const s = await api("GET", `/v1/scans/${encodeURIComponent(id)}`);
+    if (!fresh(s)) return;
     const facts = [["Scan id", s.scanId], ["When", timeEl(s.at)], ["By", s.actor], ["Code", s.code], ["Product", s.productName],
       ["Brand", s.brand], ["Category", s.category], ["Result", h("span", { class: "result-" + s.result }, s.result)],
       ["Mode", s.mode], ["Source", s.source], ["Flash", s.flash ? "on" : "off"], ["Location", s.location],
@@ -476,8 +503,10 @@ function statusBadge(status) { return h("span", { class: "status s-" + status, "
 async function customers(parts, params) {
   if (parts.length) return customerPage(parts[0]);
   const status = params.get("status") || "";
+  const fresh = changed();
   const draw = async () => {
     const a = await api("GET", "/v1/customers" + query({ status }));
+    if (!fresh(a)) return;
     show(h("h1", {}, "Customers"),
       h("div", { class: "row" }, h("a", { class: "button", href: "#/register" }, "Register a customer")),
       h("div", { class: "chips", role: "group", "aria-label": "status filter" },
@@ -495,8 +524,10 @@ async function customers(parts, params) {
 }
 
 async function customerPage(user) {
+  const fresh = changed();
   const draw = async () => {
     const c = await api("GET", `/v1/customers/${encodeURIComponent(user)}`);
+    if (!fresh(c)) return;
     const addr = c.address || {};
     const facts = [["Username", c.username], ["Name", c.name], ["Email", c.email], ["Phone", c.phone], ["Website", c.website],
       ["Address", [addr.street, addr.suite, addr.zipcode, addr.city].filter(Boolean).join(", ")],
