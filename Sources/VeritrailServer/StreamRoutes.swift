@@ -52,18 +52,23 @@ extension Routes {
         }
     }
 
-    /// The request's body in an unlinked temporary file (closed by the caller), refused with 413 at a line
-    /// over `InputCheck`'s 1 MiB or a body over `streamLimit`.
+    /// The request's body in an unlinked temporary file in `TMPDIR` (closed by the caller), refused with 413
+    /// at a line over `InputCheck`'s 1 MiB or a body over `streamLimit`, or over ¾ of the space left there, so
+    /// that an endless upload never fills the disk (as `import -` spools, issue 18's defect 10).
     static func spool(_ call: Call) async throws -> SystemCalls.FileDescriptor {
         let state = call.state
-        let file = try await state.blocking { try FileSystem.makeUnlinkedTemporaryFile("/tmp/veritrail-body-XXXXXX") }
+        let directory = FileSystem.temporaryDirectory
+        let (file, free) = try await state.blocking {
+            (try FileSystem.makeUnlinkedTemporaryFile(directory + "/veritrail-body-XXXXXX"), try FileSystem.freeSpace(directory))
+        }
+        let limit = min(streamLimit, free / 4 * 3)
         do {
             var total = 0
             var line = 0
             let lineLimit = ServerState.singleBodyLimit
             for try await buffer in call.request.body {
                 total += buffer.readableBytes
-                guard total <= streamLimit else { throw Problem.tooLarge(streamLimit) }
+                guard total <= limit else { throw Problem.tooLarge(limit) }
                 for byte in buffer.readableBytesView {
                     if byte == 0x0A { line = 0 } else { line += 1 }
                     if line > lineLimit {
