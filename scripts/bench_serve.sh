@@ -7,6 +7,8 @@
 #   4. the server's peak memory (VmHWM) through all of it.
 #
 #   scripts/bench_serve.sh [VERITRAIL_BINARY]      # default .build/release/veritrail
+#
+# EVENTS_FILE names a log gen_bench.py made before (of EVENTS events), instead of making one.
 set -euo pipefail
 veritrail=${1:-.build/release/veritrail}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,8 +19,9 @@ work=$(mktemp -d /tmp/veritrail-bench-serve.XXXXXX)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-python3 "$here/scripts/gen_bench.py" "$events" "$work/events.ndjson" >/dev/null
-"$veritrail" import "$work/events.ndjson" --store "$work/base" >/dev/null
+events_file=${EVENTS_FILE:-$work/events.ndjson}
+[ -n "${EVENTS_FILE:-}" ] || python3 "$here/scripts/gen_bench.py" "$events" "$events_file" >/dev/null
+"$veritrail" import "$events_file" --store "$work/base" >/dev/null
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port
 

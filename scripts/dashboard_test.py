@@ -306,6 +306,9 @@ def run(driver, api, base, store, env):
     contrast = driver.execute_script(CONTRAST_JS)
     for status, ratio in sorted(contrast.items()):
         check(f"customers: {status} text has contrast {ratio:.2f}:1 (AA needs 4.5)", ratio >= 4.5)
+    rows_contrast = driver.execute_script(ROW_CONTRAST_JS)
+    check(f"customers: every row's text has AA contrast on its status colour (lowest {min(rows_contrast):.2f}:1)",
+          rows_contrast and min(rows_contrast) >= 4.5, rows_contrast)
     shoot(driver, "customers")
     customer = next(c for c in customers["customers"] if c["status"] != "COMPLETED")
     driver.get(base + "/#/customers/" + customer["username"])
@@ -360,20 +363,31 @@ def run(driver, api, base, store, env):
     check("the browser console holds no error", not errors, errors)
 
 
-# The contrast of each status colour's text on its background (WCAG 2.1 relative luminance).
-CONTRAST_JS = """
+# The contrast of each status colour's text on its background (WCAG 2.1 relative luminance): the badges, and
+# the text of the customers' rows (names, contacts, dates) on their row's colour.
+LUMINANCE_JS = """
 const lum = (rgb) => {
   const [r, g, b] = rgb.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
     v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 };
+const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+"""
+ROW_CONTRAST_JS = LUMINANCE_JS + """
+const out = [];
+for (const row of document.querySelectorAll("#customers li")) {
+  const bg = getComputedStyle(row).backgroundColor;
+  for (const el of row.querySelectorAll("a.item, a.item *")) out.push(ratio(getComputedStyle(el).color, bg));
+}
+return out;
+"""
+CONTRAST_JS = LUMINANCE_JS + """
 const out = {};
 for (const s of ["AWAITED", "FAILEDTOREACH", "ONBOARDED", "INPROCESS", "COMPLETED", "DENIED"]) {
   const el = document.createElement("span"); el.className = "status s-" + s; el.textContent = s;
   document.body.append(el);
   const cs = getComputedStyle(el);
-  const a = lum(cs.color), b = lum(cs.backgroundColor);
-  out[s] = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  out[s] = ratio(cs.color, cs.backgroundColor);
   el.remove();
 }
 return out;
