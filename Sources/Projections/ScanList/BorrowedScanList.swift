@@ -5,8 +5,7 @@
 public final class BorrowedScanList: ScanListStrategy {
     public private(set) var reportsThrough: UInt64 = 0
 
-    /// `reportsThrough`: the seq the models start from (a snapshot's), before any event is replayed.
-    public init(reportsThrough: UInt64 = 0) { self.reportsThrough = reportsThrough }
+    public init() {}
 
     public func willApply(seq: UInt64) { reportsThrough = seq }
 
