@@ -199,8 +199,15 @@ public final class Store: @unchecked Sendable {
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.
+            // A list whose leaves sum right but whose branch keys a lookup can not follow (a damaged page that
+            // a walk never notices, but every read by key does) is written again too.
             let storedScanList = keepingScanList ? Pipeline<ScanListDigest> { [log, modelDatabases] emit in
-                try log.environment.read { txn in _ = emit(try ScanListDigest(of: StoredTables(transaction: txn, databases: modelDatabases))) }
+                try log.environment.read { txn in
+                    for table in Models.scanListTables where try txn.firstUnreachableKey(in: modelDatabases[table.rawValue]) != nil {
+                        throw StaleScanList()
+                    }
+                    _ = emit(try ScanListDigest(of: StoredTables(transaction: txn, databases: modelDatabases)))
+                }
             } : nil
             defer { storedScanList?.cancel() }
             let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
