@@ -15,18 +15,8 @@ _spec.loader.exec_module(server_fixtures)
 ROOT, VT, NOW, Server, cli = (server_fixtures.ROOT, server_fixtures.VT, server_fixtures.NOW, server_fixtures.Server,
                               server_fixtures.cli)
 
-
-@pytest.fixture(scope="session")
-def demo_events():
-    return os.path.join(ROOT, "Events/demo.ndjson")
-
-
-@pytest.fixture
-def store(tmp_path, demo_events):
-    path = str(tmp_path / "store")
-    r = cli("import", demo_events, store=path)
-    assert r.returncode == 0, r.stderr
-    return path
+# The demo's events and a store made of them, as the server's tests have them.
+demo_events, store = server_fixtures.demo_events, server_fixtures.store
 
 
 @pytest.fixture
