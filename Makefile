@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench serve bench-serve bench-client clean install uninstall
+.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench serve bench-serve bench-client bench-dashboard clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -105,6 +105,13 @@ serve: build
 # The server's bars with wrk: group commit against --commit-each, GET /v1/stats, follow latency, memory.
 bench-serve: release
 	scripts/bench_serve.sh .build/release/veritrail
+
+# The dashboard's bars (issue 22) in headless Chromium on a generated log of BENCH_DASHBOARD_EVENTS (default
+# 1,000,000): the home screen's stats after navigation, a search's results after each keystroke.
+BENCH_DASHBOARD_EVENTS ?= 1000000
+bench-dashboard: release browser-deps
+	@[ -f /tmp/veritrail-bench-$(BENCH_DASHBOARD_EVENTS).ndjson ] || python3 scripts/gen_bench.py $(BENCH_DASHBOARD_EVENTS) /tmp/veritrail-bench-$(BENCH_DASHBOARD_EVENTS).ndjson
+	python3 scripts/dashboard_bench.py .build/release/veritrail /tmp/veritrail-bench-$(BENCH_DASHBOARD_EVENTS).ndjson
 
 clean:
 	rm -rf .build
