@@ -123,6 +123,7 @@ struct RegisterCommand: ParsableCommand {
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let reader = PasscodeReader(fromStdin: passcodeStdin)
             let account = details.account(username, name: name, email: email, role: role)
+            var placed: JSONValue?
             let appended = try words.run {
                 try AccountDetails.naming {
                     try session.store.register(account, as: global.actingUser, newPasscode: { username in
@@ -130,8 +131,16 @@ struct RegisterCommand: ParsableCommand {
                             throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin")
                         }
                         return try reader.readNew(for: username)
-                    }, passcode: session.passcode, options: session.options, placed: Geocoder.tell)
+                    }, passcode: session.passcode, options: session.options, placed: { city, placement in
+                        placed = Geocoder.json(city, placement)
+                        Geocoder.tell(city, placement)
+                    })
                 }
+            }
+            // --json: the events and, for an address, where its city was placed.
+            if global.json, let placed, !Answers.alreadyRecorded(appended), case .object(var answer) = Answers.events(appended) {
+                _ = answer.updateValue(placed, forKey: "placement")
+                return Output.json(.object(answer))
             }
             session.report(appended, "registered \(username) (\(role.rawValue))")
         }

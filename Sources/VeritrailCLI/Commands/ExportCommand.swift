@@ -11,14 +11,15 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write the log's events in the out form (with seq, id and hash), one per line.",
         usage: "veritrail export [--output <file>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]... [--type <type>]... [-n <N>] [--proofs] [<options>]",
         discussion: """
+        With --proofs, the signed checkpoint of the head and each event's inclusion proof in it follow the \
+        events, so that `veritrail verify` checks a filtered export without the events left out.
         Examples:
           veritrail export --store demo-store --output backup.ndjson
           veritrail export --since 2026-11-01T00:00:00Z --until 2026-11-07T23:59:59Z \\
             --actor admin --store demo-store
-          veritrail export --type scan.recorded --proofs --store demo-store --output scans.ndjson
-          veritrail verify scans.ndjson --key "$(veritrail log key --store demo-store)"
-        With --proofs, the signed checkpoint of the head and each event's inclusion proof in it follow the \
-        events, so that `veritrail verify` checks a filtered export without the events left out.
+          veritrail export --actor ines --proofs --store demo-store > ines.ndjson
+          key=$(veritrail log key --store demo-store)
+          veritrail verify ines.ndjson --key "$key"
         """
     )
 
