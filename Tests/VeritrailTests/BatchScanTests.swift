@@ -85,7 +85,7 @@ import Testing
         try Data(csv.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, store in
-            #expect(r.exit == 0 && r.stdout.contains("recorded 1 scans"), "\(r.transcript)")
+            #expect(r.exit == 0 && r.stdout.contains("recorded 1 scan in batch"), "\(r.transcript)")
             let shown = try CLI.run(["history", "--search", "C-s1", "--window", "all", "--json", "--store", store.path])
             #expect(shown.stdout.contains("Crème; 30 ml"), "\(shown.transcript)")
         }

@@ -20,7 +20,7 @@ struct BatchScans {
                 let answer = try server.upload(path, to: "/v1/scans/batch", contentType: "application/x-ndjson", label: "sending scans",
                                                showProgress: !global.json, eventID: eventID)
                 let appended = try server.appended(answer)
-                return Session.report(global, appended, "recorded \(appended.count) scans in batch \(try server.batchId(of: appended))")
+                return Session.report(global, appended, "recorded \(Self.scans(appended.count)) in batch \(try server.batchId(of: appended))")
             }
             guard let actor = global.actingUser else {
                 throw Failure.usage("who is acting? pass --as USER (or set VERITRAIL_USER)")
@@ -61,10 +61,13 @@ struct BatchScans {
                 }), forKey: "seenBefore")
                 return Output.json(.object(answer))
             }
-            session.report(appended, "recorded \(appended.count) scans in batch \(batch.batchId)")
+            session.report(appended, "recorded \(Self.scans(appended.count)) in batch \(batch.batchId)")
             for line in Self.seenLines(seen) { Output.print(line) }
         }
     }
+
+    /// `1 scan`, `2 scans`.
+    static func scans(_ count: Int) -> String { count == 1 ? "1 scan" : "\(count) scans" }
 
     /// How many of the batch's codes were seen before (projections.md §1 `seenBefore`), and the first of
     /// them: a code scanned before is worth a second look.
