@@ -242,9 +242,9 @@ public struct ExportCheck {
     /// Whether the file was refused as a filtered export without proofs (a refusal that is not a break).
     public var refusedAsPartial: Bool { broken == nil && carried == nil && gapAfter != nil }
 
-    /// Whether the file carried no checkpoint of its own while the check has a key and no --checkpoint:
-    /// the key had nothing to check.
-    public var keyUnused: Bool { key != nil && given == nil && carried == nil && broken == nil }
+    /// Whether a whole export (no checkpoint of its own) was checked with a key and no --checkpoint: the key
+    /// had nothing to check. A filtered export without proofs is refused as partial instead.
+    public var keyUnused: Bool { key != nil && given == nil && carried == nil && broken == nil && gapAfter == nil }
 
     /// What the check looked at, for its answer (meaningful when the outcome is ok).
     public var checked: ExportChecked {

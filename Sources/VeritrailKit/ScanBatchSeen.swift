@@ -1,7 +1,8 @@
-import Domain
+public import Domain
 import Engine
 import EventLog
 import Projections
+public import StrictJSON
 
 /// A scan of a batch whose code was scanned before it (projections.md §1 `seenBefore` > 0): worth a second
 /// look, as a copied code is.
@@ -31,6 +32,28 @@ extension VeritrailStore {
                 }
                 return seen
             }
+        }
+    }
+}
+
+extension Answers {
+    /// What `scan --batch --json` answers (and `POST /v1/scans/batch`): `events`'s answer with
+    /// `"seenBefore": [{"scanId", "code", "seenBefore"}…]`, the batch's scans whose code was seen before.
+    public static func batch(_ appended: [AppendedEvent], seen: [SeenBeforeScan]) -> JSONValue {
+        guard case .object(var answer) = events(appended) else { return events(appended) }
+        _ = answer.updateValue(.array(seen.map { scan in
+            J.object([("scanId", J.string(scan.scanId)), ("code", J.string(scan.code)), ("seenBefore", J.int(scan.seenBefore))])
+        }), forKey: "seenBefore")
+        return .object(answer)
+    }
+
+    /// The scans `batch(_:seen:)` names, read back from its answer (a served batch's, for the client); those
+    /// not in that form are left out.
+    public static func seenBefore(in answer: JSONValue) -> [SeenBeforeScan] {
+        (answer["seenBefore"]?.arrayValue ?? []).compactMap { item in
+            guard let scanId = item["scanId"]?.stringValue, let code = item["code"]?.stringValue,
+                  let seen = item["seenBefore"]?.intValue else { return nil }
+            return SeenBeforeScan(scanId: scanId, code: code, seenBefore: Int(seen))
         }
     }
 }

@@ -101,6 +101,9 @@ struct FilteredExportTests {
         #expect(human.stdout.contains("--proofs"))
         let json = try run(e.fixture.binary, ["verify", plain, "--json"])
         #expect(json.exit == 65 && json.stdout.hasPrefix("{\"firstBadSeq\":2,\"ok\":false,\"partial\":true,\"reason\":\"the file is a partial export"))
+        // With a key, still partial (the key has nothing to check in it).
+        let keyed = try run(e.fixture.binary, ["verify", plain, "--key", e.key])
+        #expect(keyed.exit == 65 && keyed.stdout.hasPrefix("refused: the file is a partial export"), "\(keyed.stdout)\(keyed.stderr)")
         // From a later seq on, without a gap: partial too.
         let tail = try e.fixture.write(try e.fixture.veritrail(["export", "--from", "800"]).stdout, "tail")
         let late = try run(e.fixture.binary, ["verify", tail])

@@ -20,7 +20,7 @@ struct BatchScans {
                 let answer = try server.upload(path, to: "/v1/scans/batch", contentType: "application/x-ndjson", label: "sending scans",
                                                showProgress: !global.json, eventID: eventID)
                 let appended = try server.appended(answer)
-                return Session.report(global, appended, "recorded \(Self.scans(appended.count)) in batch \(try server.batchId(of: appended))")
+                return report(appended, seen: Answers.seenBefore(in: answer), "recorded \(Self.scans(appended.count)) in batch \(try server.batchId(of: appended))")
             }
             guard let actor = global.actingUser else {
                 throw Failure.usage("who is acting? pass --as USER (or set VERITRAIL_USER)")
@@ -54,16 +54,16 @@ struct BatchScans {
                                               progress: { bar.tick($0) })
             }
             let seen = Answers.alreadyRecorded(appended) ? [] : try session.store.seenBefore(inBatch: appended)
-            if global.json {
-                guard case .object(var answer) = Answers.events(appended) else { return }
-                _ = answer.updateValue(.array(seen.map { scan in
-                    J.object([("scanId", J.string(scan.scanId)), ("code", J.string(scan.code)), ("seenBefore", J.int(scan.seenBefore))])
-                }), forKey: "seenBefore")
-                return Output.json(.object(answer))
-            }
-            session.report(appended, "recorded \(Self.scans(appended.count)) in batch \(batch.batchId)")
-            for line in Self.seenLines(seen) { Output.print(line) }
+            report(appended, seen: seen, "recorded \(Self.scans(appended.count)) in batch \(batch.batchId)")
         }
+    }
+
+    /// The answer: `--json`'s events with the scans seen before (`Answers.batch`), or the sentence and, unless
+    /// the batch was recorded already, which codes were seen before.
+    private func report(_ appended: [AppendedEvent], seen: [SeenBeforeScan], _ sentence: String) {
+        if global.json { return Output.json(Answers.batch(appended, seen: seen)) }
+        Session.report(global, appended, sentence)
+        if !Answers.alreadyRecorded(appended) { for line in Self.seenLines(seen) { Output.print(line) } }
     }
 
     /// `1 scan`, `2 scans`.
