@@ -47,6 +47,16 @@ import Testing
             let none = try register("gwen", city: "Gwenborough", json: true, store: store)
             let unplaced = try #require((none.json as? [String: Any])?["placement"] as? [String: Any])
             #expect(unplaced.count == 2 && unplaced["city"] as? String == "Gwenborough" && unplaced["placed"] as? Bool == false)
+            // account update --json: the new city's placement, in its state.
+            let moved = try CLI.run(["account", "update", "sprj", "--city", "Paris, TX", "--as", "sprj", "--passcode-stdin", "--json",
+                                     "--store", store.path], stdin: Data("2468\n".utf8))
+            #expect(moved.exit == 0, "\(moved.transcript)")
+            let update = try #require((moved.json as? [String: Any])?["placement"] as? [String: Any], "\(moved.stdout)")
+            #expect(update["region"] as? String == "Texas" && update["city"] as? String == "Paris, TX")
+            // Without an address, no placement.
+            let named = try CLI.run(["account", "update", "sprj", "--phone", "555", "--as", "sprj", "--passcode-stdin", "--json",
+                                     "--store", store.path], stdin: Data("2468\n".utf8))
+            #expect(named.exit == 0 && (named.json as? [String: Any])?["placement"] == nil, "\(named.transcript)")
         }
     }
 }

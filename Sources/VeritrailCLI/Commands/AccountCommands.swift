@@ -138,11 +138,7 @@ struct RegisterCommand: ParsableCommand {
                 }
             }
             // --json: the events and, for an address, where its city was placed.
-            if global.json, let placed, !Answers.alreadyRecorded(appended), case .object(var answer) = Answers.events(appended) {
-                _ = answer.updateValue(placed, forKey: "placement")
-                return Output.json(.object(answer))
-            }
-            session.report(appended, "registered \(username) (\(role.rawValue))")
+            Session.report(global, appended, "registered \(username) (\(role.rawValue))", member: { placed.map { ("placement", $0) } })
         }
     }
 }
@@ -180,12 +176,18 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             let words = CommandWords(type: .accountUpdated, options: AccountDetails.options)
+            // --json: the events and, for a changed address, where its city was placed.
+            var placed: JSONValue?
             try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
                               said: { _ in "updated \(user)" },
-                              remote: { _ in RemoteWrite("PATCH", RemoteWrite.path("/v1/accounts/", user), details.remoteFields(name: name)) }) { session, actor in
+                              remote: { _ in RemoteWrite("PATCH", RemoteWrite.path("/v1/accounts/", user), details.remoteFields(name: name)) },
+                              member: { placed.map { ("placement", $0) } }) { session, actor in
                 try AccountDetails.naming {
                     try session.store.updateAccount(user, details.changes(name: name), as: actor, passcode: session.passcode,
-                                                    options: session.options, placed: Geocoder.tell)
+                                                    options: session.options, placed: { city, placement in
+                                                        placed = Geocoder.json(city, placement)
+                                                        Geocoder.tell(city, placement)
+                                                    })
                 }
             }
         }
