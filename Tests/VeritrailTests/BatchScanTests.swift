@@ -147,4 +147,30 @@ import Testing
             #expect(r.exit == 0 && !r.stderr.contains("recording") && !r.stderr.contains("█"), "\(r.transcript)")
         }
     }
+
+    /// A CSV header is read as spreadsheets write it (a byte order mark, CRLF, `Product Name`, `scan_id`), and a
+    /// header of another separator or other columns is told so in one sentence, before any row, and nothing
+    /// is written.
+    @Test(arguments: [
+        ("\u{FEFF}code,productName,category,result\r\nC-h1,P,c,authentic\r\n", nil),
+        ("Code;Product Name;CATEGORY;Result;scan_id\nC-h2;P;c;authentic;s-h2-1\n", nil),
+        ("code|productName|category|result\nC-h3|P|c|authentic\n",
+         "line 1 (the header) is one column \"code|productName|category|result\": separate the columns with a comma, a semicolon or a tab"),
+        ("code,product,category,result\nC-h4,P,c,authentic\n", "line 1 (the header) names \"product\", not a scan's field: the columns are code, productName"),
+        ("code,productName,result\nC-h5,P,authentic\n", "line 1 (the header) lacks the column category"),
+    ] as [(String, String?)])
+    func aCSVHeaderIsReadAsPeopleWriteItOrRefusedInOneSentence(csv: String, refusal: String?) throws {
+        let file = TempDir.fresh("header.csv")
+        try Data(csv.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, store in
+            if let refusal {
+                #expect(r.exit == 65 && r.stderr.contains(refusal) && !r.stderr.contains("is required"), "\(r.transcript)")
+                let after = try scans(in: store), demo = try scans(in: Stores.demo)
+                #expect(after == demo)
+            } else {
+                #expect(r.exit == 0 && r.stdout.contains("recorded 1 scan in batch"), "\(r.transcript)")
+            }
+        }
+    }
 }
