@@ -177,28 +177,85 @@ public struct ExportCheck {
             return
         }
         let expected = seqs[proven]
-        let proof = (try? JSONValue.parse(line))?["proof"]
-        guard let seq = proof?["seq"]?.intValue, let hashes = proof?["path"]?.arrayValue else {
-            broken = (expected, "line \(number): not a proof line ({\"proof\": {\"seq\", \"path\"}})")
-            return
+        let seq: Int64
+        var path: [TreeHash] = []
+        if let written = Self.writtenProof(line) {
+            (seq, path) = written
+        } else {
+            let proof = (try? JSONValue.parse(line))?["proof"]
+            guard let given = proof?["seq"]?.intValue, let hashes = proof?["path"]?.arrayValue else {
+                broken = (expected, "line \(number): not a proof line ({\"proof\": {\"seq\", \"path\"}})")
+                return
+            }
+            for hash in hashes {
+                guard let hex = hash.stringValue, let bytes = Hex.decode(hex), let node = TreeHash(bytes: bytes) else {
+                    broken = (expected, "line \(number): the proof of seq \(given) holds a hash that is not 64 hex digits")
+                    return
+                }
+                path.append(node)
+            }
+            seq = given
         }
         guard seq == expected else {
             broken = (expected, "line \(number): the proof of seq \(seq) where the proof of seq \(expected) was expected")
             return
-        }
-        var path: [TreeHash] = []
-        for hash in hashes {
-            guard let hex = hash.stringValue, let bytes = Hex.decode(hex), let node = TreeHash(bytes: bytes) else {
-                broken = (expected, "line \(number): the proof of seq \(seq) holds a hash that is not 64 hex digits")
-                return
-            }
-            path.append(node)
         }
         guard MerkleMath.root(index: expected - 1, size: checkpoint.size, leaf: leaves[proven], path: path) == checkpoint.root else {
             broken = (expected, "event \(expected) is not in the checkpoint's tree: its proof does not lead to the root (the event or its proof was changed)")
             return
         }
         proven += 1
+    }
+
+    /// A proof line exactly as `export --proofs` writes it (`{"proof":{"seq":N,"path":["64 hex",…]}}`, then
+    /// nothing but spaces), read without a JSON tree: most of a large file's lines. Nil for anything else,
+    /// which the JSON parser then reads.
+    private static func writtenProof(_ line: UnsafeRawBufferPointer) -> (seq: Int64, path: [TreeHash])? {
+        let head = Array(#"{"proof":{"seq":"#.utf8), middle = Array(#","path":["#.utf8)
+        guard line.starts(with: head) else { return nil }
+        var i = head.count
+        var seq: Int64 = 0
+        let digitsStart = i
+        while i < line.count, line[i] >= 0x30, line[i] <= 0x39, i - digitsStart < 18 {
+            seq = seq * 10 + Int64(line[i] - 0x30)
+            i += 1
+        }
+        guard i > digitsStart, line[digitsStart] != 0x30 || i == digitsStart + 1,
+              UnsafeRawBufferPointer(rebasing: line[i...]).starts(with: middle) else { return nil }
+        i += middle.count
+        var path: [TreeHash] = []
+        var bytes = [UInt8](repeating: 0, count: 32)
+        if i < line.count, line[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                guard i + 66 <= line.count, line[i] == 0x22, line[i + 65] == 0x22 else { return nil }
+                for k in 0..<32 {
+                    guard let high = hexValue(line[i + 1 + 2 * k]), let low = hexValue(line[i + 2 + 2 * k]) else { return nil }
+                    bytes[k] = high << 4 | low
+                }
+                guard let node = TreeHash(bytes: bytes) else { return nil }
+                path.append(node)
+                i += 66
+                guard i < line.count else { return nil }
+                if line[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard line[i] == UInt8(ascii: "]") else { return nil }
+                i += 1
+                break
+            }
+        }
+        guard i + 2 <= line.count, line[i] == UInt8(ascii: "}"), line[i + 1] == UInt8(ascii: "}"),
+              line[(i + 2)...].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return nil }
+        return (seq, path)
+    }
+
+    /// A lower-case hex digit's value (the form `Hex` writes), nil otherwise.
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x61...0x66: c - 0x61 + 10
+        default: nil
+        }
     }
 
     /// The note opened under the key, its origin the key's name.

@@ -70,6 +70,12 @@ struct FilteredExportTests {
         #expect(human.exit == 0 && human.stdout.hasPrefix("ok: 18 events of a partial export verified; last 209:"))
         #expect(human.stdout.contains("signature verified under the key"))
         #expect(human.stdout.contains("inclusion: every one of the 18 events proven in the checkpoint's tree"))
+        // Proof lines written by another tool (spaces, keys in another order) are read as JSON and verify too.
+        let respaced = e.text.split(separator: "\n").map { line in
+            line.hasPrefix("{\"proof\":") ? line.replacingOccurrences(of: "{\"proof\":{\"seq\":", with: "{ \"proof\": {\"seq\": ") : String(line)
+        }.joined(separator: "\n") + "\n"
+        let spaced = try run(binary, ["verify", try e.fixture.write(respaced, "respaced"), "--key", e.key])
+        #expect(respaced != e.text && spaced.exit == 0, "\(spaced.stdout)")
         // Without a key the proofs are checked and the answer says the signature was not.
         let unsigned = try run(binary, ["verify", e.file])
         #expect(unsigned.exit == 0 && unsigned.stdout.contains("signature NOT checked (give --key)"))
