@@ -126,6 +126,11 @@ struct FilteredExportTests {
         let all = try run(e.fixture.binary, ["verify", whole, "--key", e.key])
         #expect(all.exit == 0 && all.stdout.hasPrefix("ok: 849 events verified; head 849:"), "\(all.stdout)")
         #expect(all.stdout.contains("chain: every hash from seq 1 to 849\n"))
+        // A filter that keeps nothing: the checkpoint alone, verified.
+        let none = try e.fixture.write(try e.fixture.veritrail(["export", "--type", "account.deleted", "--actor", "ines", "--proofs"]).stdout, "none")
+        let empty = try run(e.fixture.binary, ["verify", none, "--key", e.key])
+        #expect(empty.exit == 0 && empty.stdout.hasPrefix("ok: the file holds no events (a filter kept none)\n"), "\(empty.stdout)")
+        #expect(empty.stdout.contains("signature verified under the key"))
         // --key alone on a file without a checkpoint: nothing to check it against (64).
         let plain = try e.fixture.write(try e.fixture.veritrail(["export"]).stdout, "plain")
         let alone = try run(e.fixture.binary, ["verify", plain, "--key", e.key])

@@ -47,7 +47,8 @@ struct VerifyCommand: ParsableCommand {
                                           ("checked", Self.json(checked))]))
                 } else {
                     let what = checked.partial ? " of a partial export" : ""
-                    Output.print("ok: \(events) event\(events == 1 ? "" : "s")\(what) verified; \(checked.partial ? "last" : "head") \(head.digest)")
+                    Output.print(events == 0 ? "ok: the file holds no events\(what.isEmpty ? "" : " (a filter kept none)")"
+                        : "ok: \(events) event\(events == 1 ? "" : "s")\(what) verified; \(checked.partial ? "last" : "head") \(head.digest)")
                     for line in Self.lines(checked, events: events) { Output.print("  " + line) }
                 }
             case let .broken(seq, reason):
@@ -76,7 +77,8 @@ struct VerifyCommand: ParsableCommand {
     /// What was checked, one fact a line, for people.
     static func lines(_ checked: ExportChecked, events: UInt64) -> [String] {
         var lines: [String] = []
-        lines.append(checked.chain == 0
+        lines.append(events == 0 ? "chain: no events"
+            : checked.chain == 0
             ? "chain: not checked (the file does not start at seq 1; the inclusion proofs stand for it)"
             : checked.partial && checked.carriedProofs && checked.chain < events
             ? "chain: the hashes of seq 1 to \(checked.chain); the file skips seq \(checked.chain + 1), so later hashes are not chained"
@@ -88,7 +90,8 @@ struct VerifyCommand: ParsableCommand {
         let root = Hex.encode(checked.checkpointRoot ?? [])
         lines.append("checkpoint: \(size) events of \(checked.checkpointOrigin ?? ""), root \(root.prefix(16))…, "
             + (checked.signature ? "signature verified under the key" : "signature NOT checked (give --key)"))
-        lines.append(checked.carriedProofs
+        lines.append(events == 0 ? "inclusion: no events to prove"
+            : checked.carriedProofs
             ? "inclusion: \(checked.inclusion == events ? "every one of the \(events) events" : "\(checked.inclusion) events") proven in the checkpoint's tree"
             : "inclusion: the first \(checked.inclusion) events have the checkpoint's root")
         return lines
