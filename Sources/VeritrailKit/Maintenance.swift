@@ -48,9 +48,11 @@ extension VeritrailStore {
     /// Calls `line` with the out form of every event `filter` keeps (events.md §1: with `seq`, `id` and
     /// `hash`, one JSON object and its `\n`), in seq order, on one snapshot of the log. Returns how many.
     /// An actor of the filter that never had an account is refused (`.unknown`), as `tail` refuses it.
+    /// With `proofs`, the lines after the events carry the signed checkpoint of the head and each event's
+    /// inclusion proof in it (cli.md §8, `exportWithProofs`).
     @discardableResult
-    public func export(filter: LogFilter = LogFilter(), _ line: ([UInt8]) throws -> Void) throws(VeritrailError) -> Int {
-        try tail(filter, line: line)
+    public func export(filter: LogFilter = LogFilter(), proofs: Bool = false, _ line: ([UInt8]) throws -> Void) throws(VeritrailError) -> Int {
+        proofs ? try exportWithProofs(filter: filter, line) : try tail(filter, line: line)
     }
 
     /// Writes the export (`veritrail export --output`) to the file at `path`, created 0600 (or emptied),
@@ -58,7 +60,7 @@ extension VeritrailStore {
     /// filter's actors are checked before the file is made, so a refused export writes nothing; the file
     /// is written 256 KiB at a time. A write that fails is `.storeFailure` ("can not write the output file").
     @discardableResult
-    public func export(to path: String, filter: LogFilter = LogFilter()) throws(VeritrailError) -> Int {
+    public func export(to path: String, filter: LogFilter = LogFilter(), proofs: Bool = false) throws(VeritrailError) -> Int {
         try VeritrailError.catching { try store.read { _, models in try Self.checkActors(filter, models) } }
         let file: FileDescriptor
         do {
@@ -69,7 +71,7 @@ extension VeritrailStore {
         defer { file.close() }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 18)
-        let count = try export(filter: filter) { bytes in
+        let count = try export(filter: filter, proofs: proofs) { bytes in
             buffer.append(contentsOf: bytes)
             if buffer.count >= 1 << 18 { try Self.write(&buffer, to: file) }
         }

@@ -36,7 +36,13 @@ extension Routes {
                     throw Problem.from(error)
                 }
             }
-            return try await written(call) { () throws(VeritrailError) in try store.scan(batch: batch, as: actor, options: options) }
+            // The CLI's answer (server.md §3): the events and the scans whose code was seen before.
+            let (appended, seen) = try await call.state.blocking { () throws(VeritrailError) in
+                let appended = try store.scan(batch: batch, as: actor, options: options)
+                return (appended, Answers.alreadyRecorded(appended) ? [] : try store.seenBefore(inBatch: appended))
+            }
+            let isNew = appended.isEmpty || appended.contains(where: \.isNew)
+            return Responses.json(Answers.batch(appended, seen: seen), status: isNew ? .created : .ok)
         }
         table.add(.post, "/v1/import") { call in
             try call.query.check([])
