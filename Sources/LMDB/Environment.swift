@@ -115,6 +115,26 @@ public final class Environment: @unchecked Sendable {
         return Int(dead)
     }
 
+    /// Grows the map, before a large write, so that `bytes` more than the pages in use fit in it. A write
+    /// that fills the map runs again from its start once the map has doubled, so a write that knows its
+    /// size (an import into an open store, as the server's) asks for it up front instead of running its
+    /// first part again at each doubling. Never shrinks the map.
+    ///
+    /// The corresponding C functions are `mdb_env_info`, `mdb_env_stat` and `mdb_env_set_mapsize`.
+    public func reserveMap(forAnother bytes: Int) throws(LMDBError) {
+        try resizeLock.withExclusive { () throws(LMDBError) in
+            var info = MDB_envinfo()
+            var stat = MDB_stat()
+            try check(mdb_env_info(handle, &info))
+            try check(mdb_env_stat(handle, &stat))
+            let inUse = (info.me_last_pgno + 1) * Int(stat.ms_psize)
+            let (wanted, overflow) = inUse.addingReportingOverflow(bytes)
+            guard !overflow else { throw LMDBError.mapFull }
+            let rounded = (wanted + 0xFFFF) & ~0xFFFF
+            if rounded > info.me_mapsize { try check(mdb_env_set_mapsize(handle, rounded)) }
+        }
+    }
+
     /// Flushes written data to disk; needed for durability only with `.noSync`
     /// or `.mapAsync`. With `force`, flushes synchronously even then.
     ///

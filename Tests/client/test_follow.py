@@ -15,8 +15,8 @@ WRITERS = ("ines", "tmueller")
 BATCHES, SIZE = 25, 100  # 2 writers x 25 batches x 100 scans = 5,000 events in 50 commits
 
 
-def write_batches(store, user, tmp_path, on_server=None, state=None):
-    for b in range(BATCHES):
+def write_batches(store, user, tmp_path, on_server=None, state=None, batches=range(BATCHES)):
+    for b in batches:
         path = tmp_path / f"{user}-{b}.csv"
         path.write_text("code,productName,category,result\n" + "".join(f"c-{user}-{b}-{i},P,Cosmetics,authentic\n" for i in range(SIZE)))
         if on_server:
@@ -123,15 +123,24 @@ def test_follow_a_server_across_a_restart(twin, tmp_path, state):
         first = head(twin)
         follower = follow(["--server", url, "--as", "admin"], {"XDG_STATE_HOME": state})
         time.sleep(0.5)
-        writers = [threading.Thread(target=write_batches, args=(twin, user, tmp_path, lambda: url, state)) for user in WRITERS]
-        writers[0].start()
-        writers[0].join()
+        # Both writers at once, half their batches before the restart and half after it.
+        def writing(batches):
+            return [threading.Thread(target=write_batches, args=(twin, user, tmp_path, lambda: url, state, batches))
+                    for user in WRITERS]
+        before = writing(range(BATCHES // 2))
+        for w in before:
+            w.start()
+        for w in before:
+            w.join()
         server.stop()
         time.sleep(1)  # the follower's connection is gone: it tries again until the server is back
         restarted = serve_on(twin, port)
         try:
-            writers[1].start()
-            writers[1].join()
+            after = writing(range(BATCHES // 2, BATCHES))
+            for w in after:
+                w.start()
+            for w in after:
+                w.join()
             last = head(twin)
             check(read_until(follower, last), first, last)
         finally:
