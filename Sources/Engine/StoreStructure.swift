@@ -31,11 +31,14 @@ extension Store {
 
     /// Walks every database of the store page by page (`PageAudit`: LMDB's own, the log's, the Merkle
     /// tree's, the store's meta, and every read model's, whatever the main database names), so that a store
-    /// `log verify` calls ok answers every read and takes every write. Runs in a read transaction of its own,
+    /// `log verify` calls ok answers every read and takes every write; the read models' records are decoded
+    /// as the queries decode them (`ModelTable.recordCheck`). Runs in a read transaction of its own,
     /// so it can run on a thread of its own beside the chain's check. The damage found, or nil.
     public func auditPages() throws -> PageDamage? {
         let models = Set(ModelTable.allCases.map(\.name))
-        let damage = try log.environment.read { txn in try PageAudit.run(txn) }
+        let damage = try log.environment.read { txn in
+            try PageAudit.run(txn) { name in ModelTable.recordCheck(forTableNamed: name) }
+        }
         return damage.isEmpty ? nil : PageDamage(damage: damage, readModels: models)
     }
 }
