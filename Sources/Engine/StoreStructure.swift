@@ -1,3 +1,4 @@
+import Domain
 import EventLog
 public import LMDB
 import Projections
@@ -11,8 +12,18 @@ extension Store {
         let readModels: Set<String>
 
         /// Whether `rebuild` repairs the store: only read models are damaged, which it makes again from the
-        /// log, and their pages can be freed safely (`DamagedPage.droppable`: the rebuild drops the tables).
-        public var rebuildRepairs: Bool { damage.allSatisfy { readModels.contains($0.database) && $0.droppable } }
+        /// log, and the rebuild can free their pages (it drops the tables: `DamagedPage.Extent`) and read what it
+        /// reads of them first (the scan list, whose entries it sums to keep it when it is right).
+        public var rebuildRepairs: Bool {
+            damage.allSatisfy { damage in
+                guard readModels.contains(damage.database) else { return false }
+                switch damage.extent {
+                case .records: return true
+                case .leafPage: return !Models.scanListTables.map(\.name).contains(damage.database)
+                case .tree: return false
+                }
+            }
+        }
 
         public var description: String {
             let first = damage[0]
@@ -21,7 +32,7 @@ extension Store {
                     + "run `veritrail rebuild` to make them again"
             }
             if damage.allSatisfy({ readModels.contains($0.database) }) {
-                return "the store's read models are damaged (table \(first)) where a rebuild can not free their pages safely; "
+                return "the store's read models are damaged (table \(first)) where a rebuild can not safely read or free them; "
                     + "the log is sound: export it (`veritrail export`) and import it into a new store"
             }
             let outside = damage.first { !readModels.contains($0.database) } ?? first
@@ -36,9 +47,17 @@ extension Store {
     /// so it can run on a thread of its own beside the chain's check. The damage found, or nil.
     public func auditPages() throws -> PageDamage? {
         let models = Set(ModelTable.allCases.map(\.name))
-        let damage = try log.environment.read { txn in
-            try PageAudit.run(txn) { name in ModelTable.recordCheck(forTableNamed: name) }
+        for _ in 0..<8 {
+            do {
+                let damage = try log.environment.read { txn in
+                    let head = try LogReader(log: log, transaction: txn).head().seq
+                    return try PageAudit.run(txn) { name in ModelTable.recordCheck(forTableNamed: name, head: head) }
+                }
+                return damage.isEmpty ? nil : PageDamage(damage: damage, readModels: models)
+            } catch is SnapshotMoved {
+                continue
+            }
         }
-        return damage.isEmpty ? nil : PageDamage(damage: damage, readModels: models)
+        throw StoreError("the store changed too fast to be checked: try again")
     }
 }

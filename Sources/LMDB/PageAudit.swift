@@ -9,12 +9,20 @@ public struct DamagedPage: Error, Sendable, CustomStringConvertible {
     /// The page where the damage shows (0 when the database's own record, in `main`, is damaged).
     public var page: UInt64
     public var reason: String
-    /// Whether the tree's pages can still be freed (`Transaction.drop`, as a `rebuild` does) without
-    /// freeing pages that are not the tree's: the damage lies in the contents of a leaf page (its bounds,
-    /// nodes, keys, records) of a tree without overflow pages, which LMDB's drop never reads — it frees the
-    /// pages its branch pages name. Damage in a branch page, a page pointer or a tree's record is not: a
-    /// drop would put pages still in use, or past the end of the file, on the free list.
-    public var droppable: Bool
+    /// How far the damage reaches, which says what may still read or free the tree.
+    public var extent: Extent
+
+    public enum Extent: Sendable {
+        /// Keys or values of a leaf page whose nodes are sound: a walk with a cursor reads the page, and
+        /// freeing the tree's pages (`Transaction.drop`, as a `rebuild` does) frees the tree's own.
+        case records
+        /// A leaf page's bounds or nodes: a cursor reading the page runs off its nodes, but a drop never reads
+        /// a leaf (LMDB frees the pages the branch pages name, when the tree has no overflow pages).
+        case leafPage
+        /// A branch page, a page pointer, a large value's pages, the tree's record, the free list or a meta
+        /// page: a drop would put pages still in use, or past the end of the file, on the free list.
+        case tree
+    }
 
     public var description: String { "\(database), page \(page): \(reason)" }
 }
@@ -57,8 +65,9 @@ public struct PageAudit {
     /// Walks every tree of `transaction`'s snapshot: `main`, every database it names, and the free list,
     /// calling `records(name)`'s check, when it gives one, with each record of that database. Returns the
     /// damage found: the first of each damaged database (the walk goes on with the others, so that a caller
-    /// knows whether the damage is confined to databases it can make again). Throws only when the map can
-    /// not be found (off Linux).
+    /// knows whether the damage is confined to databases it can make again). Throws `SnapshotMoved` when
+    /// other processes committed twice since the transaction began, before its meta page was read: run it
+    /// again in a new transaction.
     public static func run(_ transaction: Transaction, records: (String) -> RecordCheck? = { _ in nil }) throws -> [DamagedPage] {
         let txn = try transaction.live
         guard let (map, pageSize, _) = transaction.environment.mapping(txn), let base = map.baseAddress else {
@@ -68,18 +77,17 @@ public struct PageAudit {
         // The meta page of this snapshot: LMDB writes transaction N's meta to page N mod 2.
         let txnid = UInt64(mdb_txn_id(txn))
         let meta = base + Int(txnid & 1) * pageSize
-        guard meta.load(UInt64.self, at: 144) == txnid else {
-            return [DamagedPage(database: "meta", page: txnid & 1, reason: "the meta page is not the transaction's", droppable: false)]
-        }
+        // Two commits since the transaction began write over its meta page (a busy writer): try again.
+        guard meta.load(UInt64.self, at: 144) == txnid else { throw SnapshotMoved() }
         let lastPage = meta.load(UInt64.self, at: 136)
         guard (lastPage + 1) * UInt64(pageSize) <= UInt64(map.count) else {
-            return [DamagedPage(database: "meta", page: txnid & 1, reason: "names page \(lastPage), past the map", droppable: false)]
+            return [DamagedPage(database: "meta", page: txnid & 1, reason: "names page \(lastPage), past the map", extent: .tree)]
         }
         var audit = PageAudit(map: base, pageSize: pageSize, lastPage: lastPage, inUse: PageSet(count: Int(lastPage) + 1))
         let free = TreeRecord(meta + 40), main = TreeRecord(meta + 88)
         defer { audit.released.release() }
         var named: [(name: String, record: TreeRecord)] = []
-        if let damage = audit.walk(main, "main", leaf: { key, value, flags in
+        if let damage = audit.walk(main, "main", nodeFlags: Node.subData, leaf: { key, value, flags in
             guard flags & Node.subData != 0, flags & Node.dupData == 0, value.count == TreeRecord.size else {
                 return "holds a record that names no database"
             }
@@ -89,13 +97,12 @@ public struct PageAudit {
         var found: [DamagedPage] = []
         for (name, record) in named {
             let check = records(name)
-            if let damage = audit.walk(record, name, leaf: { key, value, flags in
-                guard flags & ~Node.bigData == 0 else { return "a record has flags of another kind of database" }
-                return check?(key, value)
+            if let damage = audit.walk(record, name, nodeFlags: Node.bigData, leaf: { key, value, _ in
+                check?(key, value)
             }) { found.append(damage) }
         }
         var freeLists: [UnsafeRawBufferPointer] = []
-        if let damage = audit.walk(free, "free pages", leaf: { _, value, _ in
+        if let damage = audit.walk(free, "free pages", nodeFlags: Node.bigData, leaf: { _, value, _ in
             freeLists.append(value)
             return nil
         }) ?? audit.checkFree(freeLists) { found.append(damage) }
@@ -119,11 +126,11 @@ public struct PageAudit {
     }
 
     /// Walks the tree of `record`, keys in order, calling `leaf` with each record's key, value (from its
-    /// overflow pages when large) and node flags; returns the first damage.
-    private mutating func walk(_ record: TreeRecord, _ name: String,
+    /// overflow pages when large) and node flags (at most `nodeFlags`); returns the first damage.
+    private mutating func walk(_ record: TreeRecord, _ name: String, nodeFlags: UInt16,
                                leaf: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UInt16) -> String?) -> DamagedPage? {
-        func damaged(_ page: UInt64, _ reason: String, leafContents: Bool = false) -> DamagedPage {
-            DamagedPage(database: name, page: page, reason: reason, droppable: leafContents && record.overflowPages == 0)
+        func damaged(_ page: UInt64, _ reason: String, _ extent: DamagedPage.Extent = .tree) -> DamagedPage {
+            DamagedPage(database: name, page: page, reason: reason, extent: record.overflowPages == 0 ? extent : .tree)
         }
         let integerKeys: Bool
         switch record.flags {
@@ -156,7 +163,7 @@ public struct PageAudit {
             }
             let lower = Int(page.load(UInt16.self, at: 12)), upper = Int(page.load(UInt16.self, at: 14))
             guard lower >= 16 + 2, lower & 1 == 0, lower <= upper, upper <= pageSize else {
-                return damaged(visit.page, "the page's bounds (lower \(lower), upper \(upper)) are impossible", leafContents: isLeaf)
+                return damaged(visit.page, "the page's bounds (lower \(lower), upper \(upper)) are impossible", isLeaf ? .leafPage : .tree)
             }
             let count = (lower - 16) / 2
             var keys: [UnsafeRawBufferPointer] = []
@@ -168,22 +175,24 @@ public struct PageAudit {
             for i in 0..<count {
                 let offset = Int(page.load(UInt16.self, at: 16 + 2 * i))
                 guard offset >= upper, offset & 1 == 0, offset + 8 <= pageSize else {
-                    return damaged(visit.page, "node \(i) lies at offset \(offset), outside the page's nodes", leafContents: isLeaf)
+                    return damaged(visit.page, "node \(i) lies at offset \(offset), outside the page's nodes", isLeaf ? .leafPage : .tree)
                 }
                 let node = Node(page + offset)
                 let keySize = Int(node.keySize)
                 let dataEnd = offset + 8 + keySize + (isLeaf ? (node.flags & Node.bigData != 0 ? 8 : node.dataSize) : 0)
-                guard dataEnd <= pageSize else { return damaged(visit.page, "node \(i) runs past the end of its page", leafContents: isLeaf) }
+                guard dataEnd <= pageSize else { return damaged(visit.page, "node \(i) runs past the end of its page", isLeaf ? .leafPage : .tree) }
                 let key = UnsafeRawBufferPointer(start: page + offset + 8, count: keySize)
                 if isLeaf {
-                    if let why = checkKey(key, integerKeys: integerKeys) { return damaged(visit.page, "key \(i) \(why)", leafContents: true) }
+                    if let why = checkKey(key, integerKeys: integerKeys) { return damaged(visit.page, "key \(i) \(why)", .records) }
                     if let previousKey, compare(previousKey, key) >= 0 {
-                        return damaged(visit.page, "key \(i) is not after the key before it", leafContents: true)
+                        return damaged(visit.page, "key \(i) is not after the key before it", .records)
                     }
-                    if let low = visit.low, compare(key, low) < 0 { return damaged(visit.page, "key \(i) sorts before the range its branch key routes here", leafContents: true) }
-                    if let high = visit.high, compare(key, high) >= 0 { return damaged(visit.page, "key \(i) sorts after the range its branch key routes here", leafContents: true) }
+                    if let low = visit.low, compare(key, low) < 0 { return damaged(visit.page, "key \(i) sorts before the range its branch key routes here", .records) }
+                    if let high = visit.high, compare(key, high) >= 0 { return damaged(visit.page, "key \(i) sorts after the range its branch key routes here", .records) }
                     previousKey = key
                     var value = UnsafeRawBufferPointer(start: node.data, count: node.dataSize)
+                    // Other flags make a cursor read the node as a nested database.
+                    guard node.flags & ~nodeFlags == 0 else { return damaged(visit.page, "node \(i) has flags \(node.flags)", .leafPage) }
                     if node.flags & Node.bigData != 0 {
                         guard let (first, pages) = overflowPages(node) else {
                             return damaged(visit.page, "node \(i)'s large value points at damaged overflow pages")
@@ -191,7 +200,7 @@ public struct PageAudit {
                         counted.overflow += pages
                         value = UnsafeRawBufferPointer(start: map + Int(first) * pageSize + 16, count: node.dataSize)
                     }
-                    if let why = leaf(key, value, node.flags) { return damaged(visit.page, "record \(i): \(why)", leafContents: true) }
+                    if let why = leaf(key, value, node.flags) { return damaged(visit.page, "record \(i): \(why)", .records) }
                     counted.entries += 1
                 } else {
                     // The first key of a branch page is never read: the page's range begins at its parent's.
@@ -253,7 +262,7 @@ public struct PageAudit {
     /// order): every page listed lies in the file, is listed once and is in use by no tree.
     private mutating func checkFree(_ lists: [UnsafeRawBufferPointer]) -> DamagedPage? {
         func damaged(_ reason: String) -> DamagedPage {
-            DamagedPage(database: "free pages", page: 0, reason: reason, droppable: false)
+            DamagedPage(database: "free pages", page: 0, reason: reason, extent: .tree)
         }
         for list in lists {
             guard list.count >= 8, list.count % 8 == 0 else { return damaged("a record of \(list.count) bytes is no list of pages") }
@@ -302,6 +311,10 @@ public struct PageAudit {
         return x < y ? -1 : (x > y ? 1 : 0)
     }
 }
+
+/// The meta page of a transaction was written over before `PageAudit` read it (LMDB keeps two, and each
+/// commit writes the older one): the audit is to run again in a new transaction.
+public struct SnapshotMoved: Error, Sendable {}
 
 /// Page kinds of LMDB's page header (`mp_flags`) as a committed page carries them.
 private enum PageKind {

@@ -44,13 +44,18 @@ damaged_model "a branch key of model.scans" "$key" 0x01 "veritrail rebuild"
 branch=$(python3 "$pages_py" "$data" --nodes model.scans | awk '$1 == "branch"' | middle)
 read -r _ page_offset _ _ _ <<<"$branch"
 damaged_model "a node offset of a model.scans branch page" $((page_offset + 16 + 2)) 0x40 "import it into a new store"
-# A leaf page's lower bound: eight more nodes than the page holds.
-leaf=$(python3 "$pages_py" "$data" --nodes model.scanIds | awk '$1 == "leaf"' | middle)
-read -r _ page_offset _ _ _ <<<"$leaf"
-damaged_model "the lower bound of a model.scanIds leaf page" $((page_offset + 12)) 0x10 "veritrail rebuild"
+# A leaf page's lower bound: eight more nodes than the page holds. A rebuild never reads the leaves of a table
+# it empties; it reads the scan list's (to keep it when it is right), and ran off such a page: export, not rebuild.
+read -r _ page_offset _ _ _ <<<"$(python3 "$pages_py" "$data" --nodes model.codes | awk '$1 == "leaf"' | middle)"
+damaged_model "the lower bound of a model.codes leaf page" $((page_offset + 12)) 0x10 "veritrail rebuild"
+read -r _ page_offset _ _ _ <<<"$(python3 "$pages_py" "$data" --nodes model.scanIds | awk '$1 == "leaf"' | middle)"
+damaged_model "the lower bound of a model.scanIds leaf page" $((page_offset + 12)) 0x10 "import it into a new store"
 # A leaf node's key size: its key runs into its value, and the keys are out of order.
 read -r _ _ node_offset _ _ <<<"$(python3 "$pages_py" "$data" --nodes model.accounts | awk '$1 == "leaf"' | middle)"
 damaged_model "a key size in a model.accounts leaf" $((node_offset + 6)) 0x04 "veritrail rebuild"
+# A scan row's seq (its first field, 8 bytes little-endian): the row decodes, and `history` found no scan there.
+read -r _ _ node_offset ksize _ <<<"$(python3 "$pages_py" "$data" --nodes model.scans | awk '$1 == "leaf"' | middle)"
+damaged_model "the seq of a model.scans row" $((node_offset + 8 + ksize + 5)) 0x01 "veritrail rebuild"
 
 # The meta page that is not current: LMDB writes its header and address once, and the next write makes the page
 # current without rewriting them. A flipped byte there passed log verify; after one write no command could open
