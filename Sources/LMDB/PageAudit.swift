@@ -75,12 +75,13 @@ public struct PageAudit {
             return []
         }
         // The meta page of this snapshot: LMDB writes transaction N's meta to page N mod 2.
-        let txnid = UInt64(mdb_txn_id(txn))
+        // LMDB's `size_t`, which Swift reads as `Int`: a damaged meta page can make it negative.
+        let txnid = UInt64(UInt(bitPattern: mdb_txn_id(txn)))
         let meta = base + Int(txnid & 1) * pageSize
         // Two commits since the transaction began write over its meta page (a busy writer): try again.
         guard meta.load(UInt64.self, at: 144) == txnid else { throw SnapshotMoved() }
         let lastPage = meta.load(UInt64.self, at: 136)
-        guard (lastPage + 1) * UInt64(pageSize) <= UInt64(map.count) else {
+        guard lastPage < UInt64(map.count / pageSize) else {
             return [DamagedPage(database: "meta", page: txnid & 1, reason: "names page \(lastPage), past the map", extent: .tree)]
         }
         var audit = PageAudit(map: base, pageSize: pageSize, lastPage: lastPage, inUse: PageSet(count: Int(lastPage) + 1))
