@@ -20,7 +20,10 @@ public struct DamagedPage: Error, Sendable, CustomStringConvertible {
         /// a leaf (LMDB frees the pages the branch pages name, when the tree has no overflow pages).
         case leafPage
         /// A branch page, a page pointer, a large value's pages, the tree's record, the free list or a meta
-        /// page: a drop would put pages still in use, or past the end of the file, on the free list.
+        /// page: a drop would put pages still in use, or past the end of the file, on the free list. Keys
+        /// outside the range their branch keys route to are counted here too: a flipped child pointer leads
+        /// to a page of other keys just as a flipped branch key does, and a rebuild's drop of the first put
+        /// pages in use on the free list (the flip campaign found it).
         case tree
     }
 
@@ -188,8 +191,10 @@ public struct PageAudit {
                     if let previousKey, compare(previousKey, key) >= 0 {
                         return damaged(visit.page, "key \(i) is not after the key before it", .records)
                     }
-                    if let low = visit.low, compare(key, low) < 0 { return damaged(visit.page, "key \(i) sorts before the range its branch key routes here", .records) }
-                    if let high = visit.high, compare(key, high) >= 0 { return damaged(visit.page, "key \(i) sorts after the range its branch key routes here", .records) }
+                    // Outside the routed range: a damaged branch key, or a child pointer that leads to another
+                    // page (which a drop would free too): the tree's pointers can not be trusted.
+                    if let low = visit.low, compare(key, low) < 0 { return damaged(visit.page, "key \(i) sorts before the range its branch key routes here") }
+                    if let high = visit.high, compare(key, high) >= 0 { return damaged(visit.page, "key \(i) sorts after the range its branch key routes here") }
                     previousKey = key
                     var value = UnsafeRawBufferPointer(start: node.data, count: node.dataSize)
                     // Other flags make a cursor read the node as a nested database.
