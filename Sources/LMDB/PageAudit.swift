@@ -13,11 +13,13 @@ public struct DamagedPage: Error, Sendable, CustomStringConvertible {
     public var extent: Extent
 
     public enum Extent: Sendable {
-        /// Keys or values of a leaf page whose nodes are sound: a walk with a cursor reads the page, and
-        /// freeing the tree's pages (`Transaction.drop`, as a `rebuild` does) frees the tree's own.
+        /// Records (values) that do not decode, in a leaf page whose nodes and keys are sound: a walk with a
+        /// cursor reads the page, and freeing the tree's pages (`Transaction.drop`, as a `rebuild` does)
+        /// frees the tree's own.
         case records
-        /// A leaf page's bounds or nodes: a cursor reading the page runs off its nodes, but a drop never reads
-        /// a leaf (LMDB frees the pages the branch pages name, when the tree has no overflow pages).
+        /// A leaf page's bounds, nodes or keys: a cursor reading the page runs off its nodes or meets its keys
+        /// out of order, but a drop never reads a leaf (LMDB frees the pages the branch pages name, when the
+        /// tree has no overflow pages).
         case leafPage
         /// A branch page, a page pointer, a large value's pages, the tree's record, the free list or a meta
         /// page: a drop would put pages still in use, or past the end of the file, on the free list. Keys
@@ -187,9 +189,9 @@ public struct PageAudit {
                 guard dataEnd <= pageSize else { return damaged(visit.page, "node \(i) runs past the end of its page", isLeaf ? .leafPage : .tree) }
                 let key = UnsafeRawBufferPointer(start: page + offset + 8, count: keySize)
                 if isLeaf {
-                    if let why = checkKey(key, integerKeys: integerKeys) { return damaged(visit.page, "key \(i) \(why)", .records) }
+                    if let why = checkKey(key, integerKeys: integerKeys) { return damaged(visit.page, "key \(i) \(why)", .leafPage) }
                     if let previousKey, compare(previousKey, key) >= 0 {
-                        return damaged(visit.page, "key \(i) is not after the key before it", .records)
+                        return damaged(visit.page, "key \(i) is not after the key before it", .leafPage)
                     }
                     // Outside the routed range: a damaged branch key, or a child pointer that leads to another
                     // page (which a drop would free too): the tree's pointers can not be trusted.

@@ -1,3 +1,5 @@
+import EventLog
+
 extension ModelTable {
     /// Checks one stored record of a read model's table: why it is damaged, or nil.
     public typealias RecordCheck = (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String?
@@ -7,7 +9,7 @@ extension ModelTable {
     /// table whose records are not decoded.
     ///
     /// Each check decodes a record with the decoder the queries use (`init(decoding:)`, the scan list's
-    /// `ScanRowHeader`), so a record a query would trip over — one flipped byte in a varint, a length, a
+    /// `ScanRowHeader` and `ScanRow.decodeTail`), so a record a query would trip over — one flipped byte in a varint, a length, a
     /// choice — is found before the query meets it. A scan row must also name a seq of the log, each after
     /// the one before (the rows are kept in scan order): a flipped byte in a row's seq decoded well, and the
     /// history then found no scan at it. A record that still decodes after the damage (a count off by some)
@@ -38,7 +40,7 @@ extension ModelTable {
         }
     }
 
-    /// The scan list's rows: 4-byte ordinals, headers that decode, seqs in the log and in order.
+    /// The scan list's rows: 4-byte ordinals, rows that decode, seqs in the log and in order.
     private static func scanRows(head: UInt64) -> RecordCheck {
         var previous: UInt64 = 0
         return { key, value in
@@ -46,6 +48,8 @@ extension ModelTable {
             let row: ScanRowHeader
             do {
                 row = try ScanRowHeader(value, reportsThrough: .max)
+                var tail = BinaryFieldSource(bytes: value, position: row.end)
+                _ = try ScanRow.decodeTail(&tail, reportSeq: row.reportSeq)
             } catch {
                 return "the scan row does not decode (\(error))"
             }
