@@ -9,8 +9,6 @@ public import Proofs
 public final class Store: @unchecked Sendable {
     public let log: EventLog
     let modelDatabases: [Database]
-    /// The store's `meta` database (its identity), for `firstUnreachableKey`.
-    let storeMeta: Database
     /// The Merkle tree, the identity and the signed checkpoint (proofs.md).
     public let proofs: ProofStore
     /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
@@ -42,7 +40,6 @@ public final class Store: @unchecked Sendable {
                            creating: creating)
         modelDatabases = log.companions
         proofs = try ProofStore(environment: log.environment, directory: directory, secrets: secrets)
-        storeMeta = try log.environment.openDatabase("meta")
     }
 
     /// Creates a store in `directory` whose first write is `body`, or returns nil, having written nothing,
