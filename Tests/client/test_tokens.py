@@ -9,7 +9,7 @@ import time
 
 import requests
 
-from conftest import NOW, VT, client, login, Server
+from conftest import NOW, VT, Server, client, login, serve_at
 
 
 def tokens(state):
@@ -99,22 +99,6 @@ def test_the_token_is_never_shown(server, state):
         assert token.encode() not in r.stdout + r.stderr
     assert token.encode() not in out + err
     assert token not in server.stderr()
-
-
-def serve_at(store, port, now):
-    """`veritrail serve` on `store` at a given port (the token file's key is the server's URL) and clock."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VERITRAIL_")}
-    process = subprocess.Popen([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{port}", "--now", now], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:
-                return process
-        except requests.ConnectionError:
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("the server did not start")
 
 
 def test_an_expired_token_asks_the_passcode_again(twin, state):
