@@ -20,17 +20,13 @@ Prints the median and the maximum of each, and the bars.
 """
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import dashboard_browser
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -67,12 +63,6 @@ setTimeout(() => { if (!finished) { finished = true; obs.disconnect(); callback(
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def summary(name, figures, bar):
     good = [f for f in figures if f >= 0]
     if len(good) < len(figures):
@@ -91,30 +81,12 @@ def main():
         t = time.time()
         subprocess.run([VT, "import", LOG, "--store", store], env=env, check=True, stdout=subprocess.DEVNULL)
         print(f"imported {LOG} in {time.time() - t:.1f} s")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{port}"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    server, base = dashboard_browser.serve(VT, store, env, os.path.join(work, "server.log"))
     driver = None
     try:
-        for _ in range(400):
-            try:
-                urllib.request.urlopen(base + "/v1/health", timeout=1)
-                break
-            except Exception:
-                time.sleep(0.05)
-        options = Options()
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-        driver.set_window_size(1280, 900)
+        driver = dashboard_browser.chromium()
         driver.set_script_timeout(30)
-        driver.get(base + "/#/signin")
-        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "user")).send_keys("admin")
-        for digit in PASSCODE:
-            driver.find_element(By.CSS_SELECTOR, f'.keypad button[data-key="{digit}"]').click()
-        driver.find_element(By.ID, "signin-button").click()
+        dashboard_browser.sign_in(driver, base, "admin", PASSCODE)
         WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#stats .n"))
 
         stats_drawn = "return !!document.querySelector('#stats .n');"
@@ -153,11 +125,7 @@ def main():
     finally:
         if driver:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        dashboard_browser.stop(server)
         shutil.rmtree(work, ignore_errors=True)
 
 
