@@ -44,6 +44,7 @@ final class LogFollower: @unchecked Sendable {
     /// Starts looking at the head, on `state`'s threads, until `stop`.
     func start(_ state: ServerState) {
         task = Task.detached { [self] in
+            var failing = FailureReport()
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(20))
                 do {
@@ -52,8 +53,11 @@ final class LogFollower: @unchecked Sendable {
                     } else if ContinuousClock.now - lock.withLock({ quietSince }) >= .seconds(15) {
                         publish(.heartbeat(store.clock()))
                     }
+                    if let lasted = failing.recovered() {
+                        state.logger.notice("following the log again, after \(lasted) failed steps")
+                    }
                 } catch {
-                    state.logger.warning("following the log: \(error)")
+                    if let line = failing.failed(with: "\(error)") { state.logger.warning("following the log: \(line)") }
                 }
             }
         }
@@ -108,5 +112,30 @@ final class LogFollower: @unchecked Sendable {
             quietSince = ContinuousClock.now
             for subscriber in subscribers.values { subscriber.yield(tick) }
         }
+    }
+}
+
+/// When a failing step of the follower is worth a line in the server's log: the first failure, a new kind of
+/// failure, and the same one once a minute while it lasts. The follower steps every 20 ms, so logging every
+/// failure would write 50 lines a second for as long as the store stays unreadable.
+struct FailureReport {
+    private var message: String?
+    private var reportedAt = ContinuousClock.now
+    private var count = 0
+
+    /// The line to log for this failure, or nil when it was reported recently.
+    mutating func failed(with error: String) -> String? {
+        count += 1
+        let now = ContinuousClock.now
+        guard error != message || now - reportedAt >= .seconds(60) else { return nil }
+        defer { message = error; reportedAt = now }
+        return error != message ? error : "\(error) (still, \(count) failed steps)"
+    }
+
+    /// How many steps had failed when a step succeeds again after failures; nil when none had.
+    mutating func recovered() -> Int? {
+        guard count > 0 else { return nil }
+        defer { count = 0; message = nil }
+        return count
     }
 }
