@@ -2,7 +2,7 @@
 """Issue 22's bars, measured in a real browser on a large store: the home screen's stats drawn after navigation,
 and a search's results after each keystroke.
 
-    scripts/dashboard_bench.py VERITRAIL_BINARY LOG.ndjson [--store DIR] [--runs N]
+    scripts/dashboard_bench.py VERITRAIL_BINARY LOG.ndjson [--store DIR] [--runs N] [--window W]
 
 LOG is a log from scripts/gen_bench.py (its accounts' passcode is 2468); the store is made from it with
 `veritrail import` unless --store names one made before (it is kept then, else deleted at the end). The server
@@ -14,7 +14,8 @@ trips do not count:
 - home, page load: from `location.reload()` on `#/` to the stat cards drawn (the script, the session from
   sessionStorage, /v1/stats and the drawing);
 - home, in-app: from a hash change to `#/` (from the history screen) to the stat cards drawn;
-- keystroke: on the history screen, from the input event of one more letter to the new total drawn, letter by
+- keystroke: on the history screen (with the user's history window, or with `--window W`, e.g. `all`, chosen in
+  its filters), from the input event of one more letter to the new total drawn, letter by
   letter through each query below (each letter waits for its answer, as the bar counts one keystroke's results).
 Prints the median and the maximum of each, and the bars.
 """
@@ -36,6 +37,11 @@ QUERIES = ["hologram", "kyoto", "e", "zzzq", "lyon"]
 args = sys.argv[1:]
 runs = 10
 keep_store = None
+history_window = None
+if "--window" in args:
+    i = args.index("--window")
+    history_window = args[i + 1]
+    del args[i:i + 2]
 if "--runs" in args:
     i = args.index("--runs")
     runs = int(args[i + 1])
@@ -104,8 +110,9 @@ def main():
             nav.append(driver.execute_async_script(MEASURE, "location.hash = '#/';", stats_drawn))
 
         keys, per_query = [], {}
+        history = "#/history" + (f"?window={history_window}" if history_window else "")
         for q in QUERIES:
-            driver.execute_script("location.hash = '#/history';")
+            driver.execute_script(f"location.hash = {history!r};")
             WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#search"))
             WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results #total"))
             driver.execute_script("const s = document.querySelector('#search'); s.value = ''; s.dispatchEvent(new Event('input'));")
@@ -116,7 +123,8 @@ def main():
                 done = "const t = document.querySelector('#total'); return !!t && t !== window.__total;"
                 keys.append(driver.execute_async_script(MEASURE, start, done))
                 per_query.setdefault(q, []).append(keys[-1])
-        print(f"store: {store} (server on the real clock, uptime: {os.getloadavg()[0]:.2f} load)")
+        print(f"store: {store} (server on the real clock, history window {history_window or 'the user setting'},"
+              f" load average {os.getloadavg()[0]:.2f})")
         print(summary("home, page reload to stats drawn (timed from navigation start)", load, 500))
         print(summary("home, in-app navigation to stats drawn", nav, 500))
         print(summary(f"search results after each keystroke ({', '.join(QUERIES)})", keys, 200))
