@@ -180,7 +180,6 @@ public final class Store: @unchecked Sendable {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             let kept = keepingScanList ? Models.scanListTables : []
-            let codes = try tables.count(.codes)
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
@@ -190,9 +189,8 @@ public final class Store: @unchecked Sendable {
                 try log.read { reader in _ = emit(try proofs.treeMatches(reader, through: through)) }
             }
             defer { storedTree.cancel() }
-            // The stored list is checked (`CheckedScanList`: `codes` is about how many distinct codes the log
-            // has, so that holding them all never has to grow), or written again like the store's own.
-            let checked = keepingScanList ? CheckedScanList(codes: codes) : nil
+            // The stored list is checked (`CheckedScanList`), or written again like the store's own.
+            let checked = keepingScanList ? CheckedScanList() : nil
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.

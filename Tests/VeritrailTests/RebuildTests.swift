@@ -68,12 +68,12 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(jsonObject(r.stdout)?["scanListRewritten"] as? Bool, false, r.stdout)
     }
 
-    /// An import past `PendingIndexes.limit` distinct codes writes the codes it held, then counts codes
+    /// An import past `CodeCounts.limit` distinct codes writes the codes it held, then counts codes
     /// through the code filter (`CodeFilter`): codes scanned before the write are found in the table, new
     /// ones are not. The stored scan list must be what a rebuild makes of the log. The 30 MB file also
     /// takes the import's reader past several drops of the pages it read.
     func testCodesAreCountedAcrossTheHeldCodesLimit() throws {
-        let distinct = PendingIndexes.limit + 4_000
+        let distinct = CodeCounts.limit + 4_000
         let setup = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
                      Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T09:00:00Z")]
         var lines = setup
@@ -96,7 +96,25 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(try seenBefore("again-twice"), 2)
         XCTAssertEqual(try seenBefore("new-1999"), 0)
         XCTAssertEqual(try seenBefore("s-\(distinct - 1)"), 0)
+        // A rebuild that keeps the list counts the codes the same way, past the limit too, and writes the
+        // same `codes` table.
+        let codesBefore = try codesTable(store)
         XCTAssertFalse(try rebuild(store).rewroteScanList)
+        XCTAssertEqual(try codesTable(store), codesBefore)
+        XCTAssertEqual(codesBefore.count, distinct + 2_000)
+    }
+
+    /// Every entry of the `codes` table, in order.
+    private func codesTable(_ store: URL) throws -> [[UInt8]] {
+        let opened = try Store(directory: store.path)
+        return try opened.log.environment.read { txn in
+            var entries: [[UInt8]] = []
+            try StoredTables(transaction: txn, databases: opened.modelDatabases).forEach(.codes, prefix: []) { key, value in
+                entries.append(key + Array(value))
+                return true
+            }
+            return entries
+        }
     }
 
     func testRebuildWritesAStaleScanListAgain() throws {

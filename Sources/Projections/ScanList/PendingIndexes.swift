@@ -35,17 +35,15 @@ struct CodeDigest: Hashable, Sendable {
     static func < (a: CodeDigest, b: CodeDigest) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }
 
-/// Entries of the index tables that a write transaction adds, held in memory until `Models.flush` and
-/// then written in key order: one sorted pass through each B-tree instead of a search from the root for
-/// every scan (the codes are random keys, and every actor's scans are a run of their own).
+/// The `scansByActor` entries that a write transaction adds, held in memory until `Models.flush` (or until
+/// the write's held codes are written, `CodeCounts.limit`) and then written in key order: every actor's scans
+/// are a run of their own, written in one sorted pass instead of a search from the root for every scan.
 struct PendingIndexes {
-    /// Scans per code digest, as the write transaction leaves them (stored counts included).
-    var codeCounts: [CodeDigest: UInt32] = [:]
     /// Per actor: the ordinals of the scans it recorded in this transaction, and the `n` of the first one
     /// in `scansByActor`.
     var actorScans: [String: (firstN: UInt32, ordinals: [UInt32])] = [:]
 
-    var isEmpty: Bool { codeCounts.isEmpty && actorScans.isEmpty }
+    var isEmpty: Bool { actorScans.isEmpty }
 
     /// The ordinal of `actor`'s `n`-th scan, when it is held here.
     func ordinal(actor: String, _ n: UInt32) -> UInt32? {
@@ -53,17 +51,8 @@ struct PendingIndexes {
         return added.ordinals[Int(n - added.firstN)]
     }
 
-    /// Writes the held entries to `tables`, in key order; returns the codes written, in order.
-    func write(to tables: any ModelTables) throws -> [(key: CodeDigest, value: UInt32)] {
-        let codes = codeCounts.sorted { $0.key < $1.key }
-        var codeEntries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
-        for (digest, count) in codes {
-            codeEntries.append { bytes in
-                digest.appendStoredKey(to: &bytes)
-                count.appendBigEndianBytes(to: &bytes)
-            }
-        }
-        try tables.put(.codes, sorted: codeEntries)
+    /// Writes the held entries to `tables`, in key order.
+    func write(to tables: any ModelTables) throws {
         for (actor, added) in actorScans.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             var entries = SortedEntries(keyWidth: actor.utf8.count + 5, valueWidth: 4, capacity: added.ordinals.count)
             for (i, ordinal) in added.ordinals.enumerated() {
@@ -74,9 +63,5 @@ struct PendingIndexes {
             }
             try tables.put(.scansByActor, sorted: entries)
         }
-        return codes
     }
-
-    /// How many codes are held before they are written (about 5 MB).
-    static let limit = 131_072
 }

@@ -1,0 +1,74 @@
+import LMDB
+
+/// How many scans had each code, as a write transaction leaves them: the `codes` table and the counts this
+/// write holds on top of it, in memory bounded by `limit` whatever the length of the write.
+///
+/// The counts of the codes a write meets are held and written in key order (one sorted pass through the
+/// B-tree instead of a search from the root for every scan: the codes are random keys). Once a write has
+/// held `limit` codes they are written, and from then on a Bloom filter of the stored codes (`CodeFilter`)
+/// answers "never seen" without a search of the table. An import and a rebuild that writes the scan list
+/// (`WrittenScanList`) count this way, and so does a rebuild that keeps it (`CheckedScanList`): it held
+/// every code of the log, ~50 bytes each, which at ten million scans was most of a gigabyte.
+struct CodeCounts {
+    /// Scans per code digest, as the write transaction leaves them (stored counts included).
+    private var held: [CodeDigest: UInt32] = [:]
+    /// The codes the `codes` table may hold, from the first time this write's held codes are written.
+    private var filter: CodeFilter?
+
+    /// How many codes are held before they are written (about 5 MB).
+    static let limit = 131_072
+
+    var isEmpty: Bool { held.isEmpty }
+    /// Whether the held codes should be written before the write goes on.
+    var isFull: Bool { held.count >= CodeCounts.limit }
+
+    /// How many scans had the code with this digest before this one, which it counts.
+    mutating func countOne(_ digest: CodeDigest, in tables: any ModelTables) throws -> UInt32 {
+        let seen = try count(digest, in: tables)
+        held[digest] = seen + 1
+        return seen
+    }
+
+    /// Writes the held counts to the `codes` table in key order and forgets them; `midWrite` when the write
+    /// goes on after (the held codes reached their limit).
+    mutating func write(to tables: any ModelTables, midWrite: Bool) throws {
+        guard !held.isEmpty else { return }
+        let codes = held.sorted { $0.key < $1.key }
+        held = [:]
+        var entries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
+        for (digest, count) in codes {
+            entries.append { bytes in
+                digest.appendStoredKey(to: &bytes)
+                count.appendBigEndianBytes(to: &bytes)
+            }
+        }
+        try tables.put(.codes, sorted: entries)
+        // The filter is made when a write first reaches the limit, after the codes are written (from the
+        // table, which holds them), not when a small write ends (it would read the whole table); once made,
+        // it is kept up to date.
+        if let count = filter?.count, let capacity = filter?.capacity, count + codes.count <= capacity {
+            for (digest, _) in codes { filter?.insert(digest) }
+        } else if filter != nil || midWrite {
+            try makeFilter(holding: codes.count, from: tables)
+        }
+    }
+
+    private func count(_ digest: CodeDigest, in tables: any ModelTables) throws -> UInt32 {
+        if let count = held[digest] { return count }
+        if let filter, !filter.mayContain(digest) { return 0 }
+        return try tables.withValue(.codes, digest.storedKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
+    }
+
+    /// A filter of every code in the `codes` table, which holds the codes of the filter before (if any) and
+    /// `more`, with room for as many again (and at least a million): the table is read once, and again only
+    /// when the filter is full. (A table with codes from before this write may hold more: the filter is
+    /// then full sooner, and made again.)
+    private mutating func makeFilter(holding more: Int, from tables: any ModelTables) throws {
+        var made = CodeFilter(capacity: max(2 * ((filter?.count ?? 0) + more), 1 << 20))
+        try tables.forEach(.codes, prefix: []) { key, _ in
+            key.withUnsafeBytes { made.insert(CodeDigest(storedKey: $0)) }
+            return true
+        }
+        filter = made
+    }
+}
