@@ -68,12 +68,12 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(jsonObject(r.stdout)?["scanListRewritten"] as? Bool, false, r.stdout)
     }
 
-    /// An import past `CodeCounts.limit` distinct codes writes the codes it held, then counts codes
+    /// An import past `CodeCounts.importLimit` distinct codes writes the codes it held, then counts codes
     /// through the code filter (`CodeFilter`): codes scanned before the write are found in the table, new
     /// ones are not. The stored scan list must be what a rebuild makes of the log. The 30 MB file also
     /// takes the import's reader past several drops of the pages it read.
     func testCodesAreCountedAcrossTheHeldCodesLimit() throws {
-        let distinct = CodeCounts.limit + 4_000
+        let distinct = CodeCounts.importLimit + 4_000
         let setup = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
                      Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T09:00:00Z")]
         var lines = setup

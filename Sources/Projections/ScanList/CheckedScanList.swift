@@ -5,7 +5,7 @@
 public final class CheckedScanList: ScanListStrategy {
     /// The digest of the scan list as the log gives it.
     public private(set) var digest = ScanListDigest()
-    private var codes = CodeCounts()
+    private var codes = CodeCounts(limit: CodeCounts.rebuildLimit)
     private var tailBuffer: [UInt8] = []
 
     public init() {}

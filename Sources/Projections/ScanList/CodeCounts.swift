@@ -15,12 +15,21 @@ struct CodeCounts {
     /// The codes the `codes` table may hold, from the first time this write's held codes are written.
     private var filter: CodeFilter?
 
-    /// How many codes are held before they are written (about 5 MB).
-    static let limit = 131_072
+    /// How many codes are held before they are written: about 40 bytes each, with the dictionary's spare
+    /// room and the sorted copy that writing them makes.
+    let limit: Int
+
+    /// What an import holds (about 5 MB): its peak is near its memory bar already.
+    static let importLimit = 131_072
+    /// What a rebuild that keeps the scan list holds (about 40 MB): a log of up to a million codes is
+    /// counted without a search of the table, as fast as when every code was held.
+    static let rebuildLimit = 1 << 20
+
+    init(limit: Int) { self.limit = limit }
 
     var isEmpty: Bool { held.isEmpty }
     /// Whether the held codes should be written before the write goes on.
-    var isFull: Bool { held.count >= CodeCounts.limit }
+    var isFull: Bool { held.count >= limit }
 
     /// How many scans had the code with this digest before this one, which it counts.
     mutating func countOne(_ digest: CodeDigest, in tables: any ModelTables) throws -> UInt32 {

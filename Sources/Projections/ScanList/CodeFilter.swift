@@ -1,7 +1,7 @@
 /// The code digests that the `codes` table may hold, as a Bloom filter: a digest it does not hold is a
 /// code never scanned before, counted without a search of the table.
 ///
-/// A large import needs it: once its held codes are written (`CodeCounts.limit`), nearly every new
+/// A large import needs it: once its held codes are written (`CodeCounts.importLimit`), nearly every new
 /// scan would otherwise search the table for a random key, into pages the write's pager has dropped.
 /// At 16 bits a digest and 4 probes, about 1 digest in 400 not in the table is searched for anyway.
 struct CodeFilter {

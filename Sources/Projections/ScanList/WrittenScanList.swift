@@ -6,7 +6,7 @@ import EventLog
 /// The index entries whose keys are random (`codes`, `CodeCounts`) or runs of their own (`scansByActor`,
 /// `PendingIndexes`) are held and written in key order, both whenever the held codes reach their limit.
 public final class WrittenScanList: ScanListStrategy {
-    private var codes = CodeCounts()
+    private var codes = CodeCounts(limit: CodeCounts.importLimit)
     private var pending = PendingIndexes()
     /// What follows a new scan's row header (`ScanRow.appendTail`), made in the same buffer each time.
     private var tailBuffer: [UInt8] = []

@@ -1,0 +1,42 @@
+import LMDB
+@testable import Projections
+import Testing
+
+/// `CodeCounts` counts each code as a dictionary of every code would, whatever its limit: codes held, codes
+/// written to the table before, codes the filter rules out, and codes the table held before the write.
+@Suite struct CodeCountsTests {
+    private func digest(_ code: String) -> CodeDigest {
+        Array(code.utf8).withUnsafeBytes { CodeDigest(utf8: $0) }
+    }
+
+    @Test(arguments: [7, 100, 1_000, 100_000])
+    func countsAsADictionaryOfEveryCodeDoes(limit: Int) throws {
+        let tables = MemoryTables()
+        var generator = SystemRandomNumberGenerator()
+        // Codes drawn from a pool, so that most come again; some written by an earlier write.
+        let pool = (0..<3_000).map { "code-\($0)" }
+        var oracle: [String: UInt32] = [:]
+        var earlier = CodeCounts(limit: limit)
+        for code in pool.prefix(50) {
+            oracle[code, default: 0] += 1
+            _ = try earlier.countOne(digest(code), in: tables)
+        }
+        try earlier.write(to: tables, midWrite: false)
+
+        var counts = CodeCounts(limit: limit)
+        for _ in 0..<20_000 {
+            let code = pool.randomElement(using: &generator)!
+            let seen = try counts.countOne(digest(code), in: tables)
+            #expect(seen == oracle[code, default: 0], "\(code)")
+            oracle[code, default: 0] += 1
+            if counts.isFull { try counts.write(to: tables, midWrite: true) }
+        }
+        try counts.write(to: tables, midWrite: false)
+        var stored: [CodeDigest: UInt32] = [:]
+        try tables.forEach(.codes, prefix: []) { key, value in
+            key.withUnsafeBytes { stored[CodeDigest(storedKey: $0)] = UInt32(bigEndianBytes: value) }
+            return true
+        }
+        #expect(stored == Dictionary(uniqueKeysWithValues: oracle.map { (digest($0.key), $0.value) }))
+    }
+}
