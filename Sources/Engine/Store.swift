@@ -15,6 +15,9 @@ public final class Store: @unchecked Sendable {
     public let proofs: ProofStore
     /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
     public var originForNewStore: String?
+    /// How many events apart the snapshots of the small models are (`Models.snapshotInterval`); tests take
+    /// them more often, to have many in a small log.
+    var snapshotInterval = Models.defaultSnapshotInterval
     /// Set by `groupCommits`: the writes of `appendGated` share transactions.
     private(set) var committer: GroupCommitter?
 
@@ -105,6 +108,9 @@ public final class Store: @unchecked Sendable {
             let writer = try LogWriter(log: log, transaction: txn)
             let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore, resealing: resealing)
             let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
+            // A store's first write starts its search index, which then holds every scan.
+            if writer.head.seq == 0 { try models.markSearchIndexReady() }
+            models.snapshotInterval = snapshotInterval
             var appender = Appender(writer: writer, models: models, tree: proof.tree)
             let result = try body(&appender)
             try models.flush()
@@ -197,6 +203,7 @@ public final class Store: @unchecked Sendable {
             // has, so that holding them all never has to grow), or written again like the store's own.
             let checked = keepingScanList ? CheckedScanList(codes: codes) : nil
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
+            models.snapshotInterval = snapshotInterval
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.
             // A list whose leaves sum right but whose branch keys a lookup can not follow (a damaged page that
@@ -213,6 +220,7 @@ public final class Store: @unchecked Sendable {
             let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
             if let storedScanList, let checked, try storedScanList.next()?.take() != checked.digest { throw StaleScanList() }
             if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
+            try models.markSearchIndexReady()
             try models.flush()
             return fed.count
         }
@@ -221,11 +229,27 @@ public final class Store: @unchecked Sendable {
     /// Replays the events of a prefix of the log into in-memory models over the stored ones (which lend
     /// their scan list): those with `seq ≤ through` and `at ≤ notAfter` (a prefix, since time never runs
     /// backwards in the log).
+    ///
+    /// It starts from the last snapshot of the small models at or before the prefix's end
+    /// (`Models.snapshotIfDue`), so it replays at most `Models.snapshotInterval` events.
     public func replay(_ reader: LogReader, over stored: Models, through: UInt64,
                        notAfter: Timestamp?) throws -> (models: Models, last: (seq: UInt64, at: Timestamp)?) {
-        let models = Models.replaying(over: stored.tables, log: reader)
-        let fed = try feed(models, CountFeed.self, through: through, notAfter: notAfter, releasing: reader.transaction)
-        return (models, fed.last)
+        try replay(reader, over: stored, through: through, notAfter: notAfter, fromSnapshot: true)
+    }
+
+    /// The same, from the last snapshot or (`fromSnapshot` false: the tests' oracle) from the first event.
+    func replay(_ reader: LogReader, over stored: Models, through: UInt64, notAfter: Timestamp?,
+                fromSnapshot: Bool) throws -> (models: Models, last: (seq: UInt64, at: Timestamp)?) {
+        var end = min(through, try reader.head().seq)
+        if let notAfter { end = try reader.lastSeq(atOrBefore: notAfter, head: end) }
+        let start = fromSnapshot ? try stored.lastSnapshot(atOrBefore: end) : nil
+        let models = try start.map { try Models.replaying(over: stored, fromSnapshot: $0, log: reader) }
+            ?? Models.replaying(over: stored.tables, log: reader)
+        let fed = try feed(models, CountFeed.self, from: (start ?? 0) + 1, through: end, notAfter: nil,
+                           releasing: reader.transaction)
+        guard fed.last == nil, let start else { return (models, fed.last) }
+        guard let at = try reader.storedAt(at: start) else { throw StoreError("event \(start) is missing from the log") }
+        return (models, (start, at))
     }
 
     /// The one loop that replays the log into models, for a rebuild and a replay alike: the events with
@@ -236,12 +260,12 @@ public final class Store: @unchecked Sendable {
     /// changes below its head, so that transaction reads the same events as the caller's. The pages that
     /// `txn` read at random (a report reads its scan's row and event) are released every
     /// `PageRelease.appliedEvents`, or much of the store would stay mapped in.
-    private func feed<Feed: ScanFeed>(_ models: Models, _: Feed.Type, through: UInt64, notAfter: Timestamp?,
+    private func feed<Feed: ScanFeed>(_ models: Models, _: Feed.Type, from: UInt64 = 1, through: UInt64, notAfter: Timestamp?,
                                       releasing txn: Transaction, progress: (UInt64) -> Void = { _ in })
         throws -> (count: UInt64, last: (seq: UInt64, at: Timestamp)?) {
         let events = Pipeline<FedEvent<Feed.Scan>> { [log] emit in
             try log.read { reader in
-                try reader.forEachRecord(through: through) { seq, bytes in
+                try reader.forEachRecord(from: from, through: through) { seq, bytes in
                     if let notAfter {
                         guard let at = StoredEvent.at(in: bytes) else { throw StoreError("the stored event at seq \(seq) is damaged") }
                         if at > notAfter { return false }

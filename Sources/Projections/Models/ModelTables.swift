@@ -24,6 +24,10 @@ public enum ModelTable: Int, CaseIterable, Sendable {
     case sessions
     /// "totals" → `LogTotals`
     case meta
+    /// gram or label, chunk → the scans of the chunk that hold it (`SearchIndex`)
+    case search
+    /// seq (8 bytes big-endian) → the small models after that event (`Models.snapshotIfDue`)
+    case snapshots
 
     public var name: String { "model.\(self)" }
 }

@@ -59,6 +59,8 @@ struct SearchNeedle {
 
     init(_ text: String) { bytes = CaseFolding.lowercasedUTF8(text) }
 
+    init(lowercased bytes: [UInt8]) { self.bytes = bytes }
+
     /// Whether any search field of the row contains the needle. Fields are separated by 0 bytes, so a
     /// needle without a 0 byte can only match inside one field and one search of the whole text does; a
     /// needle with one is looked for field by field.

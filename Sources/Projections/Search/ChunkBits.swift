@@ -1,0 +1,134 @@
+/// The scans of one chunk of the scan list that belong to one set of the search index (`SearchIndex`), as
+/// 65,536 bits: bit `i` is scan ordinal `chunk × 65,536 + i`.
+///
+/// Stored as a container whose form follows its size, as roaring bitmaps do: up to `arrayLimit` members a
+/// sorted array of 16-bit offsets (2 bytes a member: a rare gram costs little), beyond it the 8 KiB of bits
+/// (a gram most scans hold costs one bit a scan). A stored value of exactly `bitmapBytes` bytes is the bits,
+/// any shorter value is the array, so the two can not be confused.
+struct ChunkBits {
+    static let scansPerChunk = 65_536
+    static let words = scansPerChunk / 64
+    static let bitmapBytes = scansPerChunk / 8
+    /// The most members stored as an array (one fewer than the bitmap's size in 2-byte members).
+    static let arrayLimit = bitmapBytes / 2 - 1
+
+    var words: [UInt64]
+
+    init() { words = [UInt64](repeating: 0, count: ChunkBits.words) }
+
+    /// The set stored as `container`.
+    init(container: UnsafeRawBufferPointer) {
+        self.init()
+        or(container: container)
+    }
+
+    /// Adds the members of the stored `container`.
+    mutating func or(container: UnsafeRawBufferPointer) {
+        words.withUnsafeMutableBufferPointer { w in
+            if container.count == ChunkBits.bitmapBytes {
+                for i in 0..<ChunkBits.words {
+                    w[i] |= UInt64(littleEndian: container.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                }
+            } else {
+                var at = 0
+                while at + 1 < container.count {
+                    let offset = Int(UInt16(littleEndian: container.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+                    w[offset >> 6] |= 1 << UInt64(offset & 63)
+                    at += 2
+                }
+            }
+        }
+    }
+
+    mutating func insert(_ offset: Int) { words[offset >> 6] |= 1 << UInt64(offset & 63) }
+
+    func contains(_ offset: Int) -> Bool { words[offset >> 6] & (1 << UInt64(offset & 63)) != 0 }
+
+    mutating func formIntersection(_ other: ChunkBits) {
+        words.withUnsafeMutableBufferPointer { w in
+            other.words.withUnsafeBufferPointer { o in for i in 0..<ChunkBits.words { w[i] &= o[i] } }
+        }
+    }
+
+    mutating func formUnion(_ other: ChunkBits) {
+        words.withUnsafeMutableBufferPointer { w in
+            other.words.withUnsafeBufferPointer { o in for i in 0..<ChunkBits.words { w[i] |= o[i] } }
+        }
+    }
+
+    mutating func subtract(_ other: ChunkBits) {
+        words.withUnsafeMutableBufferPointer { w in
+            other.words.withUnsafeBufferPointer { o in for i in 0..<ChunkBits.words { w[i] &= ~o[i] } }
+        }
+    }
+
+    /// Keeps only the offsets in `range` (within 0..<65,536).
+    mutating func keep(_ range: Range<Int>) {
+        for i in 0..<ChunkBits.words {
+            let low = i * 64, high = low + 64
+            if high <= range.lowerBound || low >= range.upperBound { words[i] = 0; continue }
+            var mask = UInt64.max
+            if range.lowerBound > low { mask &= UInt64.max << UInt64(range.lowerBound - low) }
+            if range.upperBound < high { mask &= UInt64.max >> UInt64(high - range.upperBound) }
+            words[i] &= mask
+        }
+    }
+
+    var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+    /// Calls `body` with each member, largest first, until it returns false; false when stopped.
+    @discardableResult
+    func forEachDescending(_ body: (Int) throws -> Bool) rethrows -> Bool {
+        var i = ChunkBits.words - 1
+        while i >= 0 {
+            var w = words[i]
+            while w != 0 {
+                let bit = 63 - w.leadingZeroBitCount
+                if !(try body(i * 64 + bit)) { return false }
+                w &= ~(1 << UInt64(bit))
+            }
+            i -= 1
+        }
+        return true
+    }
+
+    /// The stored form (see the type's comment).
+    func container() -> [UInt8] {
+        let members = count
+        if members > ChunkBits.arrayLimit {
+            var bytes = [UInt8](repeating: 0, count: ChunkBits.bitmapBytes)
+            bytes.withUnsafeMutableBytes { b in
+                for i in 0..<ChunkBits.words { b.storeBytes(of: words[i].littleEndian, toByteOffset: i * 8, as: UInt64.self) }
+            }
+            return bytes
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(members * 2)
+        for i in 0..<ChunkBits.words {
+            var w = words[i]
+            while w != 0 {
+                let offset = UInt16(i * 64 + w.trailingZeroBitCount)
+                bytes.append(UInt8(offset & 0xFF)); bytes.append(UInt8(offset >> 8))
+                w &= w - 1
+            }
+        }
+        return bytes
+    }
+
+    /// The stored form of the sorted, distinct `offsets` merged with the stored `container` (nil: none),
+    /// without a bitmap when both are small.
+    static func container(merging offsets: [UInt16], into stored: UnsafeRawBufferPointer?) -> [UInt8] {
+        if stored == nil || stored!.isEmpty, offsets.count <= arrayLimit {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(offsets.count * 2)
+            for o in offsets { bytes.append(UInt8(o & 0xFF)); bytes.append(UInt8(o >> 8)) }
+            return bytes
+        }
+        var bits = ChunkBits()
+        if let stored { bits.or(container: stored) }
+        for o in offsets { bits.insert(Int(o)) }
+        return bits.container()
+    }
+}

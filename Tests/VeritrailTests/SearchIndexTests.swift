@@ -1,0 +1,198 @@
+import Domain
+@testable import Engine
+import EventLog
+import Foundation
+@testable import Projections
+import StrictJSON
+import Testing
+import TestSupport
+
+/// The search index (`SearchIndex`) answers `history` exactly as reading every row does (projections.md §1):
+/// random needles of 1 to 20 characters (ones most scans hold, ones none does, non-ASCII, case changes),
+/// random filters and pages, at the head and as of random points of the log, so that the fast path can not
+/// drift from the spec.
+@Suite struct SearchIndexTests {
+    /// Field values the scans draw from: upper case, accents, scalars whose lower case is longer (İ), CJK,
+    /// an emoji, and text that repeats across fields.
+    static let words = ["Serum", "SERUM 50 ml", "Crème de la Mer", "Straße", "İstanbul Çarşı", "上海 南京路", "Box 📦 crushed",
+                        "Rolex Submariner", "Air Max 90", "ÉCLAIR", "ΣΊΣΥΦΟΣ", "hologram", "Hologram sticker", "x", "ab",
+                        "Lyon", "München", "seal broken", "QR-code", "aaa aaa"]
+    static let categories = ["Cosmetics", "Watches", "Footwear", "Électronique"]
+    static let actors = ["ines", "marco", "zoe.k"]
+
+    /// A random log: accounts, scans with random fields, reports with and without messages.
+    static func log(scans: Int, rng: inout SystemRandomNumberGenerator, start: Int = 0) -> [String] {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z")]
+        for (i, a) in actors.enumerated() {
+            lines.append(Ev.register(a, role: "inspector", by: "admin", at: "2026-11-01T08:0\(i + 1):00Z"))
+        }
+        var second = 0
+        var reported: Set<String> = []
+        func at() -> String {
+            second += Int.random(in: 0...40, using: &rng)
+            let t = Timestamp(microseconds: Ev.time("2026-11-01T09:00:00Z").microseconds + Int64(second) * 1_000_000)
+            return t.description
+        }
+        func word() -> String { words.randomElement(using: &rng)! }
+        func quoted(_ s: String) -> String { String(data: try! JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes]), encoding: .utf8)!.dropFirst().dropLast().description }
+        for n in 1...scans {
+            let id = "s-\(start + n)"
+            var extra = ""
+            if Bool.random(using: &rng) { extra += #","brand":\#(quoted(word()))"# }
+            if Int.random(in: 0..<3, using: &rng) == 0 { extra += #","location":\#(quoted(word()))"# }
+            if Int.random(in: 0..<4, using: &rng) == 0 { extra += #","notes":\#(quoted(word() + " " + word()))"# }
+            let batch = Int.random(in: 0..<5, using: &rng) == 0
+            if batch { extra += #","batchId":"B-\#(n % 7)""# }
+            let code = Int.random(in: 0..<4, using: &rng) == 0 ? "C-\(n % 50)" : "https://v.example/c/\(UInt32.random(in: 0...UInt32.max, using: &rng))"
+            lines.append(Ev.scan(id, by: actors.randomElement(using: &rng)!, at: at(), code: code,
+                                 productName: word().replacingOccurrences(of: "\"", with: ""), category: categories.randomElement(using: &rng)!,
+                                 result: Bool.random(using: &rng) ? "authentic" : "counterfeit", mode: batch ? "batch" : "single", extra: extra))
+            if n % 9 == 0 {
+                let target = "s-\(start + Int.random(in: max(1, n - 30)...n, using: &rng))"
+                if reported.insert(target).inserted {
+                    let message = Bool.random(using: &rng) ? #","message":\#(quoted(word() + " " + word()))"# : ""
+                    lines.append(Ev.report(target, reason: "packaging", by: actors.randomElement(using: &rng)!, at: at(), extra: message))
+                }
+            }
+        }
+        return lines
+    }
+
+    /// A needle: a piece of a word (1 to 20 scalars, its case changed at random), or text no scan holds.
+    static func needle(_ rng: inout SystemRandomNumberGenerator) -> String {
+        if Int.random(in: 0..<10, using: &rng) == 0 { return ["zzzq", "q", "🦀", "ab\u{0}c", "", "https://v.example/c/1"].randomElement(using: &rng)! }
+        let all = words + categories + actors + ["https://v.example/c/", "C-1", "s-1", "B-3"]
+        let scalars = Array(all.randomElement(using: &rng)!.unicodeScalars)
+        let length = Int.random(in: 1...min(20, scalars.count), using: &rng)
+        let from = Int.random(in: 0...(scalars.count - length), using: &rng)
+        var s = String(String.UnicodeScalarView(scalars[from..<(from + length)]))
+        if Bool.random(using: &rng) { s = s.uppercased() }
+        return s
+    }
+
+    static func query(_ rng: inout SystemRandomNumberGenerator) -> HistoryQuery {
+        var q = HistoryQuery()
+        q.search = needle(&rng)
+        q.type = HistoryQuery.ResultFilter.allCases.randomElement(using: &rng)!
+        if Int.random(in: 0..<3, using: &rng) == 0 { q.category = categories.randomElement(using: &rng)! }
+        if Int.random(in: 0..<3, using: &rng) == 0 { q.by = actors.randomElement(using: &rng)! }
+        q.window = [HistoryWindow.all, .today, .sevenDays].randomElement(using: &rng)!
+        q.limit = [1, 5, 50, 1000].randomElement(using: &rng)!
+        q.offset = [0, 0, 3, 40].randomElement(using: &rng)!
+        return q
+    }
+
+    /// A store holding `lines`, made in process.
+    static func store(_ lines: [String]) throws -> (Store, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-index-\(UUID().uuidString)")
+        let events = try lines.map(Ev.decoded)
+        _ = try Store.create(directory: directory.path) { appender in
+            for e in events { _ = try appender.append(e) }
+        }
+        return (try Store(directory: directory.path), directory)
+    }
+
+    /// Asks `query` both ways as of `asOf`, and expects the same answer.
+    static func expectSame(_ store: Store, _ query: HistoryQuery, asOf: AsOf?) throws {
+        let now = Ev.time("2026-11-20T18:00:00Z")
+        let (indexed, read) = try store.query(asOf: asOf, now: asOf == nil ? now : nil, fallbackNow: { now }) { context in
+            (try query.answer(context, viewer: nil, path: .index), try query.answer(context, viewer: nil, path: .rows))
+        }
+        #expect(indexed == read, "\(query) as of \(String(describing: asOf))")
+    }
+
+    @Test func theIndexAnswersAsReadingEveryRowDoes() throws {
+        var rng = SystemRandomNumberGenerator()
+        let lines = SearchIndexTests.log(scans: 1_500, rng: &rng)
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let head = UInt64(lines.count)
+        for _ in 0..<300 {
+            let asOf: AsOf? = switch Int.random(in: 0..<3, using: &rng) {
+            case 0: nil
+            case 1: .seq(UInt64.random(in: 0...head, using: &rng))
+            default: .time(Timestamp(microseconds: Ev.time("2026-11-01T09:00:00Z").microseconds + Int64.random(in: 0...40_000, using: &rng) * 1_000_000))
+            }
+            try SearchIndexTests.expectSame(store, SearchIndexTests.query(&rng), asOf: asOf)
+        }
+    }
+
+    /// Scans are kept in chunks of 65,536: a log across two, appended to by one more write (which merges
+    /// into the stored sets of its chunk), and a rebuild that writes the index again.
+    @Test func theIndexHoldsAcrossChunksAppendsAndRebuilds() throws {
+        var rng = SystemRandomNumberGenerator()
+        var lines = SearchIndexTests.log(scans: ChunkBits.scansPerChunk + 200, rng: &rng)
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let more = [Ev.scan("s-late", by: "ines", at: "2026-11-20T10:00:00Z", productName: "Crème late", category: "Watches", result: "counterfeit"),
+                    Ev.report("s-late", reason: "label", by: "marco", at: "2026-11-20T10:01:00Z", extra: #","message":"Hologram ÉCLAIR""#)]
+        try store.write { appender in for line in more { _ = try appender.append(try Ev.decoded(line)) } }
+        lines += more
+        var queries = (0..<6).map { _ in SearchIndexTests.query(&rng) }
+        for needle in ["é", "late", "hologram éc", "s-6553"] {
+            var q = HistoryQuery(); q.search = needle; q.offset = 65_530; q.limit = 20; queries.append(q)
+        }
+        for q in queries { try SearchIndexTests.expectSame(store, q, asOf: nil) }
+        try store.rebuild()
+        for q in queries.prefix(3) { try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(lines.count - 1))) }
+        for q in queries.suffix(3) { try SearchIndexTests.expectSame(store, q, asOf: nil) }
+    }
+}
+
+/// An answer as of a point starts from the last snapshot of the small models before it (`Models.snapshotIfDue`)
+/// and replays the rest: every projection must be what a replay from the first event gives, at random
+/// points by seq and by time, for snapshots taken by the writes and by a rebuild.
+@Suite struct SnapshotReplayTests {
+    /// Every projection of `replay`, and the history with a search, from `store` as of `asOf`.
+    static func answers(_ store: Store, asOf: AsOf, fromSnapshot: Bool) throws -> [JSONValue] {
+        try store.read { reader, stored in
+            let head = try reader.head()
+            var through = head.seq, notAfter: Timestamp?
+            var now = Ev.time("2026-11-20T18:00:00Z")
+            switch asOf {
+            case .seq(let n): through = min(n, head.seq); if through > 0, let at = try reader.storedAt(at: through) { now = at }
+            case .time(let t): notAfter = t; now = t
+            }
+            let (models, last) = try store.replay(reader, over: stored, through: through, notAfter: notAfter, fromSnapshot: fromSnapshot)
+            let context = QueryContext(models: models, now: now, lastSeq: last?.seq ?? 0, lastAt: last?.at)
+            var history = HistoryQuery()
+            history.search = "e"
+            history.limit = 1000
+            return [try replay(context), try history.answer(context, viewer: nil), try stats(by: nil, context), try lockout(nil, context)]
+        }
+    }
+
+    @Test func everyProjectionAsOfAPointIsTheFullReplays() throws {
+        let lines = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/VeritrailTests/SearchIndexTests.swift", with: "Events/demo.ndjson"),
+                               encoding: .utf8).split(separator: "\n").map(String.init)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapshots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let events = try lines.map(Ev.decoded)
+        _ = try Store.create(directory: directory.path) { appender in
+            for e in events.prefix(400) { _ = try appender.append(e) }
+        }
+        let store = try Store(directory: directory.path)
+        store.snapshotInterval = 37
+        // Snapshots from single writes, then from a rebuild of the whole log.
+        for e in events.dropFirst(400) { try store.write { appender in _ = try appender.append(e) } }
+        var rng = SystemRandomNumberGenerator()
+        let first = Ev.time("2026-09-01T07:00:00Z").microseconds, last = Ev.time("2026-11-20T18:00:00Z").microseconds
+        func points() -> [AsOf] {
+            (0..<25).map { i in
+                i % 2 == 0 ? .seq(UInt64.random(in: 0...UInt64(lines.count + 3), using: &rng))
+                           : .time(Timestamp(microseconds: Int64.random(in: first...last, using: &rng)))
+            } + [.seq(37), .seq(74), .seq(75), .seq(401)]
+        }
+        for asOf in points() {
+            #expect(try SnapshotReplayTests.answers(store, asOf: asOf, fromSnapshot: true)
+                    == SnapshotReplayTests.answers(store, asOf: asOf, fromSnapshot: false), "as of \(asOf)")
+        }
+        try store.rebuild()
+        let snapshots = try store.read { _, models in try models.lastSnapshot(atOrBefore: .max) }
+        #expect(snapshots == UInt64(lines.count / 37 * 37))
+        for asOf in points() {
+            #expect(try SnapshotReplayTests.answers(store, asOf: asOf, fromSnapshot: true)
+                    == SnapshotReplayTests.answers(store, asOf: asOf, fromSnapshot: false), "as of \(asOf)")
+        }
+    }
+}
