@@ -34,7 +34,12 @@ trap 'rm -rf "$work"' EXIT
 
 declare -A FIG      # FIG[row|size] = figure
 ROWS=()
-put() { local row=$1 size=$2 value=$3; [[ " ${ROWS[*]} " == *" $row "* ]] || ROWS+=("$row"); FIG["$row|$size"]=$value; }
+put() {
+  local row=$1 size=$2 value=$3
+  [[ " ${ROWS[*]} " == *" $row "* ]] || ROWS+=("$row")
+  FIG["$row|$size"]=$value
+  echo "  $size | $row | $value" >&2
+}
 
 # median_ms CMD...: the median wall time of RUNS runs, in ms
 median_ms() {
@@ -47,12 +52,13 @@ median_ms() {
   printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1000 }'
 }
 
-# timed OUT CMD...: runs once under GNU time; sets WALL (s) and PEAK (MB)
+# timed OUT CMD...: runs once under GNU time; sets WALL (s), CPU (user + system s) and PEAK (MB)
 timed() {
-  local out=$1; shift
-  /usr/bin/time -f '%e %M' -o "$work/time" "$@" > "$out" 2> "$work/err" || { echo "bench-scale: failed: $*" >&2; cat "$work/err" >&2; exit 1; }
-  read -r WALL PEAK < <(tail -n 1 "$work/time")
+  local out=$1 user sys; shift
+  /usr/bin/time -f '%e %M %U %S' -o "$work/time" "$@" > "$out" 2> "$work/err" || { echo "bench-scale: failed: $*" >&2; cat "$work/err" >&2; exit 1; }
+  read -r WALL PEAK user sys < <(tail -n 1 "$work/time")
   PEAK=$(( PEAK / 1024 ))
+  CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
 }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }'; }
 total() { python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])'; }
@@ -77,11 +83,11 @@ for N in $SIZES; do
 
   rm -rf "$store"
   echo "  import" >&2; timed /dev/null "$veritrail" import "$data" --store "$store"
-  put "import (ev/s, peak MB)" "$N" "$(rate "$events" "$WALL") ($WALL s, $PEAK MB)"
+  put "import (ev/s; wall, CPU, peak)" "$N" "$(rate "$events" "$WALL") ($WALL s, CPU $CPU s, $PEAK MB)"
   echo "  verify" >&2; timed /dev/null "$veritrail" log verify --store "$store" --json
-  put "log verify (ev/s, peak MB)" "$N" "$(rate "$events" "$WALL") ($WALL s, $PEAK MB)"
+  put "log verify (ev/s; wall, CPU, peak)" "$N" "$(rate "$events" "$WALL") ($WALL s, CPU $CPU s, $PEAK MB)"
   echo "  rebuild" >&2; timed /dev/null "$veritrail" rebuild --store "$store" --json
-  put "rebuild (ev/s, peak MB)" "$N" "$(rate "$events" "$WALL") ($WALL s, $PEAK MB)"
+  put "rebuild (ev/s; wall, CPU, peak)" "$N" "$(rate "$events" "$WALL") ($WALL s, CPU $CPU s, $PEAK MB)"
 
   echo "  append" >&2
   i=0; append() {
@@ -112,7 +118,8 @@ for N in $SIZES; do
   done
 
   read -r psize < <(mdb_stat -e "$store" | awk '/Page size/ { print $3 }')
-  read -r used < <(mdb_stat -e "$store" | awk '/Number of pages used/ { print $5 }')
+  # Pages in use: the map's high-water mark less the pages on LMDB's free list.
+  read -r used < <(mdb_stat -ef "$store" | awk '/Number of pages used/ { u = $5 } /Free pages/ { f = $3 } END { print u - f }')
   file=$(stat -c %s "$store/data.mdb")
   put "store pages in use / NDJSON" "$N" "$(awk -v u="$used" -v p="$psize" -v b="$bytes" 'BEGIN { printf "%.2f× (%.0f MB)", u * p / b, u * p / 1048576 }')"
   put "data file / pages in use" "$N" "$(awk -v u="$used" -v p="$psize" -v f="$file" 'BEGIN { printf "%.2f× (%.0f MB)", f / (u * p), f / 1048576 }')"
