@@ -148,7 +148,7 @@ if [ -n "$DOCS" ] && [ -f "$DOCS" ]; then
 import sys
 docs, table = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
 text = open(docs).read()
-start, end = "<!-- bench-scale", "<!-- /bench-scale -->"
+start, end = "<!-- bench-scale:", "<!-- /bench-scale -->"
 if start in text and end in text:
     a = text.index(start); b = text.index(end) + len(end)
     text = text[:a] + table + text[b:]

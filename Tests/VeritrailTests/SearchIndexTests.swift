@@ -122,8 +122,9 @@ import TestSupport
         }
     }
 
-    /// Scans are kept in chunks of 65,536: a log across two, appended to by one more write (which merges
-    /// into the stored sets of its chunk), and a rebuild that writes the index again.
+    /// Scans are kept in chunks of 16,384: a log across two (reports in the second on scans of the first, held
+    /// apart and merged at the end of the write), appended to by one more write (which merges into the
+    /// stored sets of its chunk), and a rebuild that writes the index again.
     @Test func theIndexHoldsAcrossChunksAppendsAndRebuilds() throws {
         var rng = SystemRandomNumberGenerator()
         var lines = SearchIndexTests.log(scans: ChunkBits.scansPerChunk + 200, rng: &rng)
@@ -134,8 +135,8 @@ import TestSupport
         try store.write { appender in for line in more { _ = try appender.append(try Ev.decoded(line)) } }
         lines += more
         var queries = (0..<6).map { _ in SearchIndexTests.query(&rng) }
-        for needle in ["é", "late", "hologram éc", "s-6553"] {
-            var q = HistoryQuery(); q.search = needle; q.offset = 65_530; q.limit = 20; queries.append(q)
+        for needle in ["é", "late", "hologram éc", "s-1638"] {
+            var q = HistoryQuery(); q.search = needle; q.offset = ChunkBits.scansPerChunk - 6; q.limit = 20; queries.append(q)
         }
         for q in queries { try SearchIndexTests.expectSame(store, q, asOf: nil) }
         try store.rebuild()

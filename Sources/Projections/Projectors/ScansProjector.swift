@@ -21,8 +21,11 @@ enum ScansProjector {
         guard let index = models.searchIndex else { return try models.scanList.add(row, seq: seq, place: place, in: models) }
         let prepared = row()
         try models.scanList.add({ prepared }, seq: seq, place: place, in: models)
-        try index.add(ordinal: place.ordinal, grams: prepared.grams, counterfeit: scan.isCounterfeit, category: scan.category,
-                      actor: scan.actor, to: models.tables)
+        try prepared.withHeaderAndScanId { header, _ in
+            let text = try ScanRowHeader(header, reportsThrough: .max).searchText
+            try index.add(ordinal: place.ordinal, text: text, counterfeit: scan.isCounterfeit, category: scan.category,
+                          actor: scan.actor, to: models.tables)
+        }
     }
 
     static func apply(_ p: CounterfeitReported, seq: UInt64, at: Timestamp, by actor: String, in models: Models) throws {

@@ -230,8 +230,6 @@ public struct PreparedScan: Sendable {
     private let bytes: [UInt8]
     private let headerCount: Int
     let code: CodeDigest
-    /// The grams of its search text, for the search index (`SearchIndex.appendGrams`; some more than once).
-    let grams: [UInt32]
     /// For a stored scan, the hashes a rebuild sums the scan list with (`ScanListDigest`), made here on
     /// the rebuild's decoding thread. A scan being appended (on the import's busiest thread) has none.
     private let hashes: EntryHashes?
@@ -261,14 +259,6 @@ public struct PreparedScan: Sendable {
         var bytes = ScanRow.encodedHeader(seq: seq, at: counted.at, actor: counted.actor, text: text,
                                           counterfeit: counted.isCounterfeit, report: nil)
         headerCount = bytes.count
-        grams = bytes.withUnsafeBytes { b in
-            var grams: [UInt32] = []
-            if let header = try? ScanRowHeader(b, reportsThrough: .max) {
-                grams.reserveCapacity(header.searchText.count * 2)
-                SearchIndex.appendGrams(of: header.searchText, to: &grams)
-            }
-            return grams
-        }
         bytes.append(contentsOf: text.scanId)
         self.bytes = bytes
         code = CodeDigest(utf8: text.code)

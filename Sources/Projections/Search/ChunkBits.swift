@@ -1,12 +1,12 @@
 /// The scans of one chunk of the scan list that belong to one set of the search index (`SearchIndex`), as
-/// 65,536 bits: bit `i` is scan ordinal `chunk × 65,536 + i`.
+/// 16,384 bits: bit `i` is scan ordinal `chunk × 16,384 + i`.
 ///
 /// Stored as a container whose form follows its size, as roaring bitmaps do: up to `arrayLimit` members a
-/// sorted array of 16-bit offsets (2 bytes a member: a rare gram costs little), beyond it the 8 KiB of bits
+/// sorted array of 16-bit offsets (2 bytes a member: a rare gram costs little), beyond it the 2 KiB of bits
 /// (a gram most scans hold costs one bit a scan). A stored value of exactly `bitmapBytes` bytes is the bits,
 /// any shorter value is the array, so the two can not be confused.
 struct ChunkBits {
-    static let scansPerChunk = 65_536
+    static let scansPerChunk = SearchIndex.scansPerChunk
     static let words = scansPerChunk / 64
     static let bitmapBytes = scansPerChunk / 8
     /// The most members stored as an array (one fewer than the bitmap's size in 2-byte members).
@@ -32,7 +32,9 @@ struct ChunkBits {
             } else {
                 var at = 0
                 while at + 1 < container.count {
+                    // Masked: a damaged value must not write outside the words.
                     let offset = Int(UInt16(littleEndian: container.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+                        & (ChunkBits.scansPerChunk - 1)
                     w[offset >> 6] |= 1 << UInt64(offset & 63)
                     at += 2
                 }
@@ -62,7 +64,7 @@ struct ChunkBits {
         }
     }
 
-    /// Keeps only the offsets in `range` (within 0..<65,536).
+    /// Keeps only the offsets in `range` (within 0..<`scansPerChunk`).
     mutating func keep(_ range: Range<Int>) {
         for i in 0..<ChunkBits.words {
             let low = i * 64, high = low + 64
@@ -96,7 +98,13 @@ struct ChunkBits {
 
     /// The stored form (see the type's comment).
     func container() -> [UInt8] {
-        let members = count
+        words.withUnsafeBufferPointer { ChunkBits.container($0) }
+    }
+
+    /// The stored form of the set whose `words` are given.
+    static func container(_ words: UnsafeBufferPointer<UInt64>) -> [UInt8] {
+        var members = 0
+        for w in words { members += w.nonzeroBitCount }
         if members > ChunkBits.arrayLimit {
             var bytes = [UInt8](repeating: 0, count: ChunkBits.bitmapBytes)
             bytes.withUnsafeMutableBytes { b in

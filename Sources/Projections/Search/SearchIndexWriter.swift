@@ -4,201 +4,252 @@ import Domain
 /// scan adds its ordinal to the sets of its grams and labels, a report adds it to the sets of its message's
 /// grams.
 ///
-/// The members are held per chunk and written when the list moves on to the next chunk, when `heldScans`
-/// scans are held, or at `flush`: an import writes each set of a chunk a few times (the first time without
-/// a read: a chunk begun in this write is stored nowhere yet), while one appended event reads, merges and
-/// writes the few sets of its chunk it touches.
+/// The members of the chunk new scans go to are held (`ChunkPostings`) and written when the list moves on to
+/// the next chunk or when the write ends (`write`): an import or a rebuild writes each set of a chunk once,
+/// appended at the end of the table without a read (a chunk begun in this write is stored nowhere yet, and
+/// its keys sort after every stored one), while one appended event reads, merges and writes the few sets of
+/// its chunk it touches. A message reported on a scan of an earlier chunk is held apart (`late`) and merged
+/// into the stored sets when the write ends.
 final class SearchIndexWriter {
-    /// The members held for one chunk: each an entry `slot << 16 | offset` in one buffer, the slot standing
-    /// for a gram or a label, sorted into sets by slot when written (`sets`).
+    /// The members held for one chunk: a bitmap of the chunk's scans per set (`ChunkBits.words` words), the
+    /// set of a gram found by its slot (a table for the unigrams, open addressing for the trigrams), made
+    /// into stored containers when written (`forEachSet`).
     ///
-    /// Why pointers: this is the hot loop of keeping the index (a few hundred grams a scan); arrays held by
-    /// a class pay a uniqueness check and a dynamic exclusivity check for every member added, which took
-    /// more than the rest of an import together. The loop (`add(_:grams:)`) works on locals.
+    /// Why bitmaps: adding a member is setting a bit (a scan's grams need no check for repeats, nor a
+    /// message's members for order), and writing a set reads its 256 words once, where a buffer of entries
+    /// sorted at the end costs a pass over every member and twice the memory (a chunk of the bench's log
+    /// has about 7,500 sets: 15 MB of bits against 3.2 million entries). Why pointers: this is the hot loop of
+    /// keeping the index (about 400 grams a scan); arrays held by a class pay a uniqueness check and a
+    /// dynamic exclusivity check for every member added. One is made per write and reused chunk to chunk.
     private final class ChunkPostings {
-        /// Whether no scan of the chunk was stored before this write: its sets are written without a read.
-        let fresh: Bool
-        /// Gram → slot, by open addressing (never more than half full: `slotLimit`).
+        private(set) var chunk: UInt32 = 0
+        /// Whether no scan of the chunk was stored before this write: its sets are appended without a read.
+        private(set) var fresh = false
+        /// Trigram → slot + 1, by open addressing (never more than half full: `slotLimit`).
         private let keys: UnsafeMutablePointer<UInt32>
         private let slotOfKey: UnsafeMutablePointer<UInt16>
-        /// Per slot, the last offset added (an offset comes once however many times its scan holds a gram).
-        private let last: UnsafeMutablePointer<Int32>
-        private var entries: UnsafeMutablePointer<UInt32>
-        private var capacity = 1 << 20
-        private(set) var count = 0
+        /// Unigram (a byte, and 256 more for the message's) → slot + 1 (0: none yet).
+        private let unigramSlots: UnsafeMutablePointer<UInt16>
+        /// The bitmaps, `slotLimit` of them reserved (the pages of those never used are never touched).
+        private let bits: UnsafeMutablePointer<UInt64>
         /// What each slot stands for.
         private(set) var slotKeys: [SlotKey] = []
-        private var labelSlots: [[UInt8]: Int] = [:]
+        private var categorySlots: [String: Int] = [:]
+        private var actorSlots: [String: Int] = [:]
+        private var counterfeitSlot: Int?
 
         enum SlotKey { case gram(UInt32), label([UInt8]) }
 
-        static let tableSize = 1 << 17
-        /// How many slots a chunk's held members may have (16 bits each); the writer writes them when full.
-        static let slotLimit = 1 << 16 - 1
+        static let tableSize = 1 << 15
+        /// How many sets a chunk's held members may have, at 2 KiB each (a chunk of the bench's log has about
+        /// 7,500): the writer writes the chunk when the next scan might need more.
+        static let slotLimit = tableSize / 2
 
-        init(fresh: Bool) {
-            self.fresh = fresh
+        init() {
             keys = .allocate(capacity: ChunkPostings.tableSize)
             keys.initialize(repeating: 0, count: ChunkPostings.tableSize)
             slotOfKey = .allocate(capacity: ChunkPostings.tableSize)
-            last = .allocate(capacity: ChunkPostings.slotLimit)
-            entries = .allocate(capacity: capacity)
+            unigramSlots = .allocate(capacity: 512)
+            unigramSlots.initialize(repeating: 0, count: 512)
+            bits = .allocate(capacity: ChunkPostings.slotLimit * ChunkBits.words)
         }
 
         deinit {
-            keys.deallocate(); slotOfKey.deallocate(); last.deallocate(); entries.deallocate()
+            keys.deallocate(); slotOfKey.deallocate(); unigramSlots.deallocate(); bits.deallocate()
         }
 
-        var isFull: Bool { slotKeys.count >= ChunkPostings.slotLimit - 4_096 }
+        /// Empties the postings for `chunk`.
+        func reset(chunk: UInt32, fresh: Bool) {
+            self.chunk = chunk
+            self.fresh = fresh
+            if !slotKeys.isEmpty {
+                keys.update(repeating: 0, count: ChunkPostings.tableSize)
+                unigramSlots.update(repeating: 0, count: 512)
+            }
+            slotKeys.removeAll(keepingCapacity: true)
+            categorySlots.removeAll(keepingCapacity: true)
+            actorSlots.removeAll(keepingCapacity: true)
+            counterfeitSlot = nil
+        }
+
+        var isEmpty: Bool { slotKeys.isEmpty }
+
+        /// Whether a slot can be made for every gram of a text of `count` bytes (two a byte at most) and a
+        /// scan's three labels.
+        func hasRoom(forTextOf count: Int) -> Bool { slotKeys.count + 2 * count + 3 <= ChunkPostings.slotLimit }
 
         private func newSlot(_ key: SlotKey) -> Int {
-            last[slotKeys.count] = -1
+            let slot = slotKeys.count
             slotKeys.append(key)
-            return slotKeys.count - 1
+            (bits + slot * ChunkBits.words).initialize(repeating: 0, count: ChunkBits.words)
+            return slot
         }
 
-        /// Adds `offset` to the sets of `grams`.
-        func add(_ offset: UInt16, grams: [UInt32]) {
-            let keys = keys, slotOfKey = slotOfKey, last = last, mask = ChunkPostings.tableSize - 1
-            var entries = entries, count = count
-            let member = Int32(offset)
-            grams.withUnsafeBufferPointer { grams in
-                for gram in grams {
-                    var i = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
-                    var slot = -1
-                    while true {
-                        let k = keys[i]
-                        if k == gram { slot = Int(slotOfKey[i]); break }
-                        if k == 0 { break }
-                        i = (i + 1) & mask
-                    }
-                    if slot < 0 {
+        /// Adds `offset` to the sets of the grams of `text` (lower-cased fields, each followed by a 0 byte), of
+        /// the kinds `flag` says (`SearchIndex`).
+        func add(_ offset: Int, text: UnsafeRawBufferPointer, flag: UInt8) {
+            let keys = keys, slotOfKey = slotOfKey, bits = bits, mask = ChunkPostings.tableSize - 1
+            let unigrams = unigramSlots + (flag == 0 ? 0 : 256)
+            let word = offset >> 6, bit = UInt64(1) << UInt64(offset & 63)
+            let uni = UInt32(SearchIndex.unigram | flag) << 24, tri = UInt32(SearchIndex.trigram | flag) << 24
+            let n = text.count
+            var i = 0
+            while i < n {
+                let b0 = text[i]
+                i += 1
+                if b0 == 0 { continue }
+                var slot = Int(unigrams[Int(b0)]) - 1
+                if slot < 0 {
+                    slot = newSlot(.gram(uni | UInt32(b0) << 16))
+                    unigrams[Int(b0)] = UInt16(slot + 1)
+                }
+                bits[slot * ChunkBits.words + word] |= bit
+                guard i < n, text[i] != 0 else { continue }
+                let b2 = i + 1 < n ? text[i + 1] : 0
+                // Never 0, the table's empty place: the kind's byte is not.
+                let gram = tri | UInt32(b0) << 16 | UInt32(text[i]) << 8 | UInt32(b2)
+                var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+                while true {
+                    let k = keys[h]
+                    if k == gram { slot = Int(slotOfKey[h]); break }
+                    if k == 0 {
                         slot = newSlot(.gram(gram))
-                        keys[i] = gram
-                        slotOfKey[i] = UInt16(slot)
+                        keys[h] = gram
+                        slotOfKey[h] = UInt16(slot)
+                        break
                     }
-                    if last[slot] == member { continue }
-                    last[slot] = member
-                    if count == capacity { entries = grow(count) }
-                    entries[count] = UInt32(slot) << 16 | UInt32(offset)
-                    count += 1
+                    h = (h + 1) & mask
+                }
+                bits[slot * ChunkBits.words + word] |= bit
+            }
+        }
+
+        /// Adds `offset` to the sets of a scan's labels.
+        func add(_ offset: Int, counterfeit: Bool, category: String, actor: String) {
+            let word = offset >> 6, bit = UInt64(1) << UInt64(offset & 63)
+            if counterfeit {
+                let slot = counterfeitSlot ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.counterfeit, [])))
+                counterfeitSlot = slot
+                bits[slot * ChunkBits.words + word] |= bit
+            }
+            let c = categorySlots[category] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.category, category.utf8)))
+            categorySlots[category] = c
+            bits[c * ChunkBits.words + word] |= bit
+            let a = actorSlots[actor] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8)))
+            actorSlots[actor] = a
+            bits[a * ChunkBits.words + word] |= bit
+        }
+
+        /// Calls `body` with each set's key and its bits, in key order.
+        func forEachSet(_ body: ([UInt8], UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
+            let keys: [[UInt8]] = slotKeys.map { key in
+                switch key {
+                case .gram(let gram): SearchIndex.key(gram: gram, chunk: chunk)
+                case .label(let label): SearchIndex.key(labelPrefix: label, chunk: chunk)
                 }
             }
-            self.count = count
-        }
-
-        /// Adds `offset` to the set of `label`.
-        func add(_ offset: UInt16, label: [UInt8]) {
-            let slot: Int
-            if let known = labelSlots[label] { slot = known } else { slot = newSlot(.label(label)); labelSlots[label] = slot }
-            if last[slot] == Int32(offset) { return }
-            last[slot] = Int32(offset)
-            if count == capacity { _ = grow(count) }
-            entries[count] = UInt32(slot) << 16 | UInt32(offset)
-            count += 1
-        }
-
-        private func grow(_ count: Int) -> UnsafeMutablePointer<UInt32> {
-            let bigger = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * 2)
-            bigger.update(from: entries, count: count)
-            entries.deallocate()
-            entries = bigger
-            capacity *= 2
-            return bigger
-        }
-
-        /// Calls `body` with each slot and its offsets, in the order they were added, grouped by slot (a
-        /// counting sort: stable, so that scans added in order stay in order).
-        func sets(_ body: (Int, ArraySlice<UInt16>) throws -> Void) rethrows {
-            var start = [Int](repeating: 0, count: slotKeys.count + 1)
-            for i in 0..<count { start[Int(entries[i] >> 16) + 1] += 1 }
-            for s in 0..<slotKeys.count { start[s + 1] += start[s] }
-            var next = start
-            var offsets = [UInt16](repeating: 0, count: count)
-            for i in 0..<count {
-                let slot = Int(entries[i] >> 16)
-                offsets[next[slot]] = UInt16(truncatingIfNeeded: entries[i])
-                next[slot] += 1
+            let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+            for slot in order {
+                try body(keys[slot], UnsafeBufferPointer(start: bits + slot * ChunkBits.words, count: ChunkBits.words))
             }
-            for slot in slotKeys.indices { try body(slot, offsets[start[slot]..<start[slot + 1]]) }
         }
     }
 
-    private var chunks: [UInt32: ChunkPostings] = [:]
-    /// The chunk new scans go to.
-    private var current: UInt32?
-    /// How many scans are held.
-    private var held = 0
-    /// How many scans are held at most before they are written (about 25 MB of members).
-    static let heldScans = 16_384
+    /// The postings of the chunk new scans go to (nil until the first scan or message of this write).
+    private var held: ChunkPostings?
+    /// Whether `held` holds a chunk's members.
+    private var holding = false
+    /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
+    /// (14 bits: `SearchIndex.chunkShift`), which sort by key and then offset.
+    private var late: [UInt64] = []
 
     init() {}
 
-    /// Adds scan `ordinal`: its grams (`PreparedScan.grams`), whether counterfeit, its category and actor.
-    func add(ordinal: UInt32, grams: [UInt32], counterfeit: Bool, category: String, actor: String, to tables: any ModelTables) throws {
-        let chunk = SearchIndex.chunk(of: ordinal), offset = UInt16(SearchIndex.offset(of: ordinal))
-        if current != chunk || held >= SearchIndexWriter.heldScans || chunks[chunk]?.isFull == true {
-            // The list has moved on (the chunks held so far get no more scans), or enough is held.
-            try write(to: tables)
-            current = chunk
-            chunks[chunk] = ChunkPostings(fresh: ordinal == max(1, chunk << 16))
+    private func postings(for chunk: UInt32, fresh: @autoclosure () -> Bool, to tables: any ModelTables) throws -> ChunkPostings {
+        let postings = held ?? ChunkPostings()
+        held = postings
+        if holding && postings.chunk == chunk { return postings }
+        // The list has moved on: the chunk held so far gets no more scans.
+        if holding { try write(postings, to: tables) }
+        postings.reset(chunk: chunk, fresh: fresh())
+        holding = true
+        return postings
+    }
+
+    /// Adds scan `ordinal`: the grams of its search text (`ScanRowHeader.searchText`), whether counterfeit,
+    /// its category and actor.
+    func add(ordinal: UInt32, text: UnsafeRawBufferPointer, counterfeit: Bool, category: String, actor: String,
+             to tables: any ModelTables) throws {
+        let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
+        // A chunk is fresh when this write adds its first scan (ordinals start at 1).
+        let postings = try postings(for: chunk, fresh: ordinal == max(1, SearchIndex.first(of: chunk)), to: tables)
+        if !postings.hasRoom(forTextOf: text.count) { try write(postings, to: tables); postings.reset(chunk: chunk, fresh: false) }
+        if postings.hasRoom(forTextOf: text.count) {
+            postings.add(offset, text: text, flag: 0)
+        } else {
+            // A text with more grams than a chunk's sets (tens of kB): merged at the end, as a message is.
+            addLate(SearchIndex.grams(of: text), chunk: chunk, offset: offset)
         }
-        held += 1
-        let postings = chunks[chunk]!
-        postings.add(offset, grams: grams)
-        if counterfeit { postings.add(offset, label: SearchIndex.labelPrefix(SearchIndex.counterfeit, [])) }
-        postings.add(offset, label: SearchIndex.labelPrefix(SearchIndex.category, category.utf8))
-        postings.add(offset, label: SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8))
+        postings.add(offset, counterfeit: counterfeit, category: category, actor: actor)
     }
 
     /// Adds the grams of a report's message on scan `ordinal`.
     func addMessage(_ message: String, ordinal: UInt32, to tables: any ModelTables) throws {
-        let chunk = SearchIndex.chunk(of: ordinal), offset = UInt16(SearchIndex.offset(of: ordinal))
-        if chunks[chunk]?.isFull == true { try write(to: tables) }
-        let postings = chunks[chunk] ?? ChunkPostings(fresh: false)
-        chunks[chunk] = postings
-        postings.add(offset, grams: SearchIndex.grams(of: CaseFolding.lowercasedUTF8(message), flag: SearchIndex.messageFlag))
+        let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
+        let text = CaseFolding.lowercasedUTF8(message)
+        if holding, let held, held.chunk == chunk, held.hasRoom(forTextOf: text.count) {
+            text.withUnsafeBytes { held.add(offset, text: $0, flag: SearchIndex.messageFlag) }
+            return
+        }
+        addLate(SearchIndex.grams(of: text, flag: SearchIndex.messageFlag), chunk: chunk, offset: offset)
+    }
+
+    private func addLate(_ grams: [UInt32], chunk: UInt32, offset: Int) {
+        let shift = UInt64(SearchIndex.chunkShift)
+        for gram in grams { late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(offset)) }
     }
 
     /// Writes every set held.
     func write(to tables: any ModelTables) throws {
-        for (chunk, postings) in chunks.sorted(by: { $0.key < $1.key }) {
-            var sets: [(key: [UInt8], offsets: [UInt16])] = []
-            sets.reserveCapacity(postings.slotKeys.count)
-            postings.sets { slot, offsets in
-                let key = switch postings.slotKeys[slot] {
-                case .gram(let gram): SearchIndex.key(gram: gram, chunk: chunk)
-                case .label(let label): SearchIndex.key(labelPrefix: label, chunk: chunk)
-                }
-                var offsets = Array(offsets)
-                // Offsets come in order but for a report's, which may be of an earlier scan.
-                if !SearchIndexWriter.increasing(offsets) { offsets = SearchIndexWriter.dedupe(offsets.sorted()) }
-                sets.append((key, offsets))
-            }
-            sets.sort { $0.key.lexicographicallyPrecedes($1.key) }
-            for (key, offsets) in sets {
-                let value: [UInt8]
-                if postings.fresh {
-                    value = ChunkBits.container(merging: offsets, into: nil)
-                } else {
-                    value = try tables.withValue(.search, key) { ChunkBits.container(merging: offsets, into: $0) }
+        if holding, let held { try write(held, to: tables) }
+        holding = false
+        try writeLate(to: tables)
+    }
+
+    private func write(_ postings: ChunkPostings, to tables: any ModelTables) throws {
+        guard !postings.isEmpty else { return }
+        try postings.forEachSet { key, bits in
+            if postings.fresh {
+                try tables.append(.search, key, ChunkBits.container(bits))
+            } else {
+                let value = try tables.withValue(.search, key) { stored in
+                    var merged = ChunkBits()
+                    merged.words = Array(bits)
+                    if let stored { merged.or(container: stored) }
+                    return merged.container()
                 }
                 try tables.put(.search, key, value)
             }
         }
-        chunks.removeAll(keepingCapacity: true)
-        current = nil
-        held = 0
     }
 
-    private static func increasing(_ offsets: [UInt16]) -> Bool {
-        offsets.indices.dropFirst().allSatisfy { offsets[$0 - 1] < offsets[$0] }
-    }
-
-    private static func dedupe(_ sorted: [UInt16]) -> [UInt16] {
-        var out: [UInt16] = []
-        out.reserveCapacity(sorted.count)
-        for o in sorted where out.last != o { out.append(o) }
-        return out
+    private func writeLate(to tables: any ModelTables) throws {
+        guard !late.isEmpty else { return }
+        late.sort()
+        var i = 0
+        while i < late.count {
+            let shift = UInt64(SearchIndex.chunkShift)
+            let group = late[i] >> shift
+            var offsets: [UInt16] = []
+            while i < late.count, late[i] >> shift == group {
+                let offset = UInt16(truncatingIfNeeded: late[i] & UInt64(SearchIndex.scansPerChunk - 1))
+                if offsets.last != offset { offsets.append(offset) }
+                i += 1
+            }
+            let key = SearchIndex.key(gram: UInt32(truncatingIfNeeded: group), chunk: UInt32(truncatingIfNeeded: group >> 32))
+            let value = try tables.withValue(.search, key) { ChunkBits.container(merging: offsets, into: $0) }
+            try tables.put(.search, key, value)
+        }
+        late.removeAll(keepingCapacity: false)
     }
 }
