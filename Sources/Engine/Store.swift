@@ -188,7 +188,9 @@ public final class Store: @unchecked Sendable {
     private func rebuild(keepingScanList: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
-            let kept = keepingScanList ? Models.scanListTables : []
+            // The search index is kept and checked too when it is of the current form.
+            let keepsIndex = try keepingScanList && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
+            let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
             let codes = try tables.count(.codes)
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
@@ -204,6 +206,7 @@ public final class Store: @unchecked Sendable {
             let checked = keepingScanList ? CheckedScanList(codes: codes) : nil
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
             models.snapshotInterval = snapshotInterval
+            if keepsIndex { models.checkStoredSearchIndex() }
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.
             // A list whose leaves sum right but whose branch keys a lookup can not follow (a damaged page that

@@ -2,6 +2,7 @@ import Domain
 @testable import Engine
 import EventLog
 import Foundation
+import LMDB
 @testable import Projections
 import StrictJSON
 import Testing
@@ -122,7 +123,7 @@ import TestSupport
         }
     }
 
-    /// Scans are kept in chunks of 16,384: a log across two (reports in the second on scans of the first, held
+    /// Scans are kept in chunks of 16,000: a log across two (reports in the second on scans of the first, held
     /// apart and merged at the end of the write), appended to by one more write (which merges into the
     /// stored sets of its chunk), and a rebuild that writes the index again.
     @Test func theIndexHoldsAcrossChunksAppendsAndRebuilds() throws {
@@ -135,13 +136,48 @@ import TestSupport
         try store.write { appender in for line in more { _ = try appender.append(try Ev.decoded(line)) } }
         lines += more
         var queries = (0..<6).map { _ in SearchIndexTests.query(&rng) }
-        for needle in ["é", "late", "hologram éc", "s-1638"] {
+        for needle in ["é", "late", "hologram éc", "s-1600"] {
             var q = HistoryQuery(); q.search = needle; q.offset = ChunkBits.scansPerChunk - 6; q.limit = 20; queries.append(q)
         }
         for q in queries { try SearchIndexTests.expectSame(store, q, asOf: nil) }
         try store.rebuild()
         for q in queries.prefix(3) { try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(lines.count - 1))) }
         for q in queries.suffix(3) { try SearchIndexTests.expectSame(store, q, asOf: nil) }
+    }
+
+    /// A rebuild keeps a sound index of the current form and compares it with the log's, writing only what
+    /// differs: a damaged set, a missing one and one the log does not give are mended.
+    @Test func aRebuildMendsADamagedIndex() throws {
+        var rng = SystemRandomNumberGenerator()
+        let lines = SearchIndexTests.log(scans: 2_000, rng: &rng)
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let needles = ["e", "ser", "zzq", "hologram", "s-1", "é"]
+        func expectAllSame() throws {
+            for needle in needles {
+                var q = HistoryQuery(); q.search = needle; q.limit = 1000
+                try SearchIndexTests.expectSame(store, q, asOf: nil)
+            }
+        }
+        try expectAllSame()
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
+            try tables.put(.search, e, [1, 0, 2, 0])
+            try tables.delete(.search, SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "r")), chunk: 0))
+            try tables.put(.search, SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "z"), UInt8(ascii: "z"), UInt8(ascii: "q")), chunk: 0), [5, 0])
+        }
+        let damaged = try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
+            var q = HistoryQuery(); q.search = "zzq"
+            return try q.answer(context, viewer: nil, path: .index)
+        }
+        #expect(damaged != (try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
+            var q = HistoryQuery(); q.search = "zzq"
+            return try q.answer(context, viewer: nil, path: .rows)
+        }), "the damage shows before the rebuild")
+        let summary = try store.rebuild()
+        #expect(!summary.rewroteScanList)
+        try expectAllSame()
     }
 }
 

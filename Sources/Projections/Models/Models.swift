@@ -204,6 +204,12 @@ public final class Models: RuleState {
         try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
     }
 
+    /// Makes a rebuild compare the search index it computes with the stored one, writing only what differs
+    /// (the stored index must be of the current form: `searchIndexIsReady`).
+    public func checkStoredSearchIndex() {
+        searchIndex?.checksStoredSets = true
+    }
+
     /// Marks the search index as holding every scan: a new store's first write, and a rebuild.
     public func markSearchIndexReady() throws {
         try tables.put(.search, SearchIndex.readyKey, [])

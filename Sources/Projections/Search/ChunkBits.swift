@@ -1,8 +1,8 @@
 /// The scans of one chunk of the scan list that belong to one set of the search index (`SearchIndex`), as
-/// 16,384 bits: bit `i` is scan ordinal `chunk × 16,384 + i`.
+/// 16,000 bits: bit `i` is scan ordinal `chunk × 16,000 + i`.
 ///
 /// Stored as a container whose form follows its size, as roaring bitmaps do: up to `arrayLimit` members a
-/// sorted array of 16-bit offsets (2 bytes a member: a rare gram costs little), beyond it the 2 KiB of bits
+/// sorted array of 16-bit offsets (2 bytes a member: a rare gram costs little), beyond it its 2,000 bytes of bits
 /// (a gram most scans hold costs one bit a scan). A stored value of exactly `bitmapBytes` bytes is the bits,
 /// any shorter value is the array, so the two can not be confused.
 struct ChunkBits {
@@ -32,10 +32,9 @@ struct ChunkBits {
             } else {
                 var at = 0
                 while at + 1 < container.count {
-                    // Masked: a damaged value must not write outside the words.
+                    // A damaged value must not write outside the words.
                     let offset = Int(UInt16(littleEndian: container.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-                        & (ChunkBits.scansPerChunk - 1)
-                    w[offset >> 6] |= 1 << UInt64(offset & 63)
+                    if offset < ChunkBits.scansPerChunk { w[offset >> 6] |= 1 << UInt64(offset & 63) }
                     at += 2
                 }
             }
@@ -112,17 +111,19 @@ struct ChunkBits {
             }
             return bytes
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(members * 2)
-        for i in 0..<ChunkBits.words {
-            var w = words[i]
-            while w != 0 {
-                let offset = UInt16(i * 64 + w.trailingZeroBitCount)
-                bytes.append(UInt8(offset & 0xFF)); bytes.append(UInt8(offset >> 8))
-                w &= w - 1
+        return [UInt8](unsafeUninitializedCapacity: members * 2) { bytes, written in
+            var at = 0
+            for i in 0..<ChunkBits.words {
+                var w = words[i]
+                while w != 0 {
+                    let offset = i * 64 + w.trailingZeroBitCount
+                    bytes[at] = UInt8(truncatingIfNeeded: offset); bytes[at + 1] = UInt8(truncatingIfNeeded: offset >> 8)
+                    at += 2
+                    w &= w - 1
+                }
             }
+            written = at
         }
-        return bytes
     }
 
     /// The stored form of the sorted, distinct `offsets` merged with the stored `container` (nil: none),

@@ -39,7 +39,7 @@ struct IndexedSearch {
                     total += candidates.count
                 } else {
                     try candidates.forEachDescending { offsetInChunk in
-                        let ordinal = base | UInt32(offsetInChunk)
+                        let ordinal = base + UInt32(offsetInChunk)
                         if let unsure, unsure.contains(offsetInChunk) {
                             guard try models.withScanHeader(ordinal, { check.matches($0) }) else { return true }
                         }

@@ -1,5 +1,5 @@
 /// The search index of the scan list (table `search`): for `history`'s search and filters, the scans that
-/// hold a piece of text or a label, as sets of scan ordinals kept per chunk of 16,384 scans (`ChunkBits`),
+/// hold a piece of text or a label, as sets of scan ordinals kept per chunk of 16,000 scans (`ChunkBits`),
 /// so that a query reads the sets it names and never a scan it does not return (docs/SCALE.md).
 ///
 /// The text is each search field of projections.md §1 lower-cased (the row's search text, `ScanRow`), as
@@ -32,19 +32,21 @@ enum SearchIndex {
     /// a store whose index has another form answers by reading rows until `rebuild`.
     static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-2".utf8)
 
-    /// Scans per chunk: 16,384, so that an import or a rebuild holds one chunk's members (about 200 a scan)
-    /// in a few MB and writes each of its sets once (docs/SCALE.md).
-    static let chunkShift = 14
-    static let scansPerChunk = 1 << chunkShift
+    /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
+    /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside
+    /// its key (2,048 would not: each would take a page of its own).
+    static let scansPerChunk = 16_000
+    /// The bits an offset in a chunk takes.
+    static let offsetBits = 14
 
     /// A gram as one number: its kind, then its three bytes (a unigram's last two are 0).
     static func gram(_ kind: UInt8, _ b0: UInt8, _ b1: UInt8, _ b2: UInt8) -> UInt32 {
         UInt32(kind) << 24 | UInt32(b0) << 16 | UInt32(b1) << 8 | UInt32(b2)
     }
 
-    static func chunk(of ordinal: UInt32) -> UInt32 { ordinal >> UInt32(chunkShift) }
-    static func offset(of ordinal: UInt32) -> Int { Int(ordinal) & (scansPerChunk - 1) }
-    static func first(of chunk: UInt32) -> UInt32 { chunk << UInt32(chunkShift) }
+    static func chunk(of ordinal: UInt32) -> UInt32 { ordinal / UInt32(scansPerChunk) }
+    static func offset(of ordinal: UInt32) -> Int { Int(ordinal % UInt32(scansPerChunk)) }
+    static func first(of chunk: UInt32) -> UInt32 { chunk * UInt32(scansPerChunk) }
 
     static func chunkBytes(_ chunk: UInt32) -> [UInt8] {
         [UInt8(truncatingIfNeeded: chunk >> 24), UInt8(truncatingIfNeeded: chunk >> 16),
