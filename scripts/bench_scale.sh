@@ -7,6 +7,7 @@
 # Environment:
 #   BENCH_DIR     where the generated logs and the stores go (default /tmp/veritrail-bench-scale; a 10M log
 #                 is about 3.9 GB of NDJSON and its store about as much again)
+#   SCALE_KEEP_STORES  set: keep each size's store after its figures (default: removed)
 #   SCALE_SIZES   the sizes, smallest first (default "1000000 10000000"); each log is generated once
 #                 with scripts/gen_bench.py and kept
 #   BENCH_RUNS    runs per short command, of which the median is reported (default 5)
@@ -73,7 +74,7 @@ for N in $SIZES; do
     mv "$data.part" "$data"
     echo "  generated in $(( $(date +%s) - t0 )) s" >&2
   fi
-  events=$(wc -l < "$data"); bytes=$(stat -c %s "$data")
+  events=$(wc -l < "$data"); bytes=$(stat -L -c %s "$data")
   half=$(( events / 2 ))
   half_at=$(sed -n "${half}p" "$data" | sed 's/.*"at":"\([^"]*\)".*/\1/')
   user=$(grep -m1 '"type":"session.recorded"' "$data" | sed 's/.*"username":"\([^"]*\)".*/\1/')
@@ -125,6 +126,8 @@ for N in $SIZES; do
   put "data file / pages in use" "$N" "$(awk -v u="$used" -v p="$psize" -v f="$file" 'BEGIN { printf "%.2f× (%.0f MB)", f / (u * p), f / 1048576 }')"
   search_kb=$(mdb_stat -s model.search "$store" 2>/dev/null | awk '/Leaf pages|Overflow pages|Branch pages/ { n += $3 } END { print n }')
   put "search index pages (MB)" "$N" "$(( search_kb * psize / 1048576 ))"
+  # A 10M store is several GB: kept only when asked.
+  [ -n "${SCALE_KEEP_STORES:-}" ] || rm -rf "$store"
 done
 
 sizes=($SIZES)
