@@ -78,7 +78,9 @@ for N in $SIZES; do
   half=$(( events / 2 ))
   half_at=$(sed -n "${half}p" "$data" | sed 's/.*"at":"\([^"]*\)".*/\1/')
   user=$(grep -m1 '"type":"session.recorded"' "$data" | sed 's/.*"username":"\([^"]*\)".*/\1/')
-  now=2026-11-20T18:05:00Z
+  # The log's last time: the probes append at it (a later write may not be earlier), and the queries ask
+  # as of it (a --now before the log's end would make every query an answer as of a point).
+  now=$(tail -n 1 "$data" | sed 's/.*"at":"\([^"]*\)".*/\1/')
   q=(--store "$store" --json --now "$now")
   echo "bench-scale: $events events ($(( bytes / 1048576 )) MB NDJSON)" >&2
 
@@ -93,8 +95,8 @@ for N in $SIZES; do
   echo "  append" >&2
   i=0; append() {
     i=$((i + 1))
-    printf '{"type":"scan.recorded","at":"2026-11-20T18:00:%02dZ","actor":"admin","data":{"scanId":"scale-append-%d-%d","code":"https://verify.veritrail.example/c/SCALE-%d","productName":"Scale Append Probe","category":"Electronics","result":"authentic","mode":"single","source":"camera","flash":false}}\n' \
-      "$i" "$$" "$i" "$i" > "$work/append.ndjson"
+    printf '{"type":"scan.recorded","at":"%s","actor":"admin","data":{"scanId":"scale-append-%d-%d","code":"https://verify.veritrail.example/c/SCALE-%d","productName":"Scale Append Probe","category":"Electronics","result":"authentic","mode":"single","source":"camera","flash":false}}\n' \
+      "$now" "$i" "$$" "$i" > "$work/append.ndjson"
     "$veritrail" import "$work/append.ndjson" --store "$store"
   }
   put "append 1 event (ms)" "$N" "$(median_ms append)"
