@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client clean install uninstall
+.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client bench-dashboard clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -111,12 +111,22 @@ serve: build
 bench-serve: release
 	scripts/bench_serve.sh .build/release/veritrail
 
+# The dashboard's bars (issue 22) in headless Chromium on a generated log of BENCH_DASHBOARD_EVENTS (default
+# 1,000,000): the home screen's stats after navigation, a search's results after each keystroke.
+BENCH_DASHBOARD_EVENTS ?= 1000000
+bench-dashboard: release browser-deps
+	@[ -f /tmp/veritrail-bench-$(BENCH_DASHBOARD_EVENTS).ndjson ] || python3 scripts/gen_bench.py $(BENCH_DASHBOARD_EVENTS) /tmp/veritrail-bench-$(BENCH_DASHBOARD_EVENTS).ndjson
+	python3 scripts/dashboard_bench.py .build/release/veritrail /tmp/veritrail-bench-$(BENCH_DASHBOARD_EVENTS).ndjson
+
 clean:
 	rm -rf .build
 
-# The bars of issue 21 (docs/CLIENT.md): a query with --server against the same query run locally (median of
-# 20), and import --server against a local import, on a generated log (BENCH_CLIENT_EVENTS, default 200000).
-BENCH_CLIENT_EVENTS ?= 200000
-bench-client: build
-	python3 scripts/gen_bench.py $(BENCH_CLIENT_EVENTS) /tmp/veritrail-bench-client.ndjson
-	python3 scripts/bench_client.py .build/debug/veritrail /tmp/veritrail-bench-client.ndjson
+# The bars of issue 21 (docs/CLIENT.md): every read command with --server against the same command run locally
+# (median of 20, demo store), and import --server against a local import of a generated log (BENCH_CLIENT_EVENTS,
+# default 1,000,000; BENCH_CLIENT_LOG to use one already made), on the release build. BENCH_PART=queries or
+# import runs one half.
+BENCH_CLIENT_EVENTS ?= 1000000
+BENCH_CLIENT_LOG ?= /tmp/veritrail-bench-client-$(BENCH_CLIENT_EVENTS).ndjson
+bench-client: release
+	@[ -s $(BENCH_CLIENT_LOG) ] || python3 scripts/gen_bench.py $(BENCH_CLIENT_EVENTS) $(BENCH_CLIENT_LOG)
+	python3 scripts/bench_client.py .build/release/veritrail $(BENCH_CLIENT_LOG)

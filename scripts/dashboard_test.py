@@ -15,7 +15,6 @@ ends with "dashboard: N passed, N failed"; exit 1 when any failed.
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,9 +22,8 @@ import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import dashboard_browser
+from dashboard_browser import type_passcode
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
@@ -52,12 +50,6 @@ def check(name, ok, seen=""):
     else:
         failed += 1
         print(f"FAIL  {name}" + (f" (saw: {seen})" if seen != "" else ""))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class API:
@@ -99,27 +91,12 @@ def main():
     env["NO_COLOR"] = "1"
     subprocess.run([VT, "import", os.path.join(HERE, "Events", "demo.ndjson"), "--store", store], env=env, check=True,
                    stdout=subprocess.DEVNULL)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{port}"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    server, base = dashboard_browser.serve(VT, store, env, os.path.join(work, "server.log"))
     driver = None
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/v1/health", timeout=1)
-                break
-            except Exception:
-                time.sleep(0.05)
         api = API(base)
         api.sign_in("admin")
-
-        options = Options()
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-            options.add_argument(flag)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = dashboard_browser.chromium(console=True)
         try:
             run(driver, api, base, store, env)
         except Exception as error:  # a screen that broke the walk: counted, and the summary still printed
@@ -127,11 +104,7 @@ def main():
     finally:
         if driver:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        dashboard_browser.stop(server)
         if os.environ.get("KEEP") != "1":
             shutil.rmtree(work, ignore_errors=True)
     print(f"dashboard: {passed} passed, {failed} failed")
@@ -178,16 +151,8 @@ def shoot(driver, name):
     driver.set_window_size(1280, 900)
 
 
-def type_passcode(driver, digits):
-    for d in digits:
-        driver.find_element(By.CSS_SELECTOR, f'.keypad button[data-key="{d}"]').click()
-
-
 def sign_in(driver, base, user, passcode=PASSCODE):
-    driver.get(base + "/#/signin")
-    wait_for(driver, "#user").send_keys(user)
-    type_passcode(driver, passcode)
-    driver.find_element(By.ID, "signin-button").click()
+    dashboard_browser.sign_in(driver, base, user, passcode)
 
 
 def run(driver, api, base, store, env):

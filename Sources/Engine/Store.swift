@@ -9,8 +9,6 @@ public import Proofs
 public final class Store: @unchecked Sendable {
     public let log: EventLog
     let modelDatabases: [Database]
-    /// The store's `meta` database (its identity), for `firstUnreachableKey`.
-    let storeMeta: Database
     /// The Merkle tree, the identity and the signed checkpoint (proofs.md).
     public let proofs: ProofStore
     /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
@@ -45,7 +43,6 @@ public final class Store: @unchecked Sendable {
                            creating: creating)
         modelDatabases = log.companions
         proofs = try ProofStore(environment: log.environment, directory: directory, secrets: secrets)
-        storeMeta = try log.environment.openDatabase("meta")
     }
 
     /// Creates a store in `directory` whose first write is `body`, or returns nil, having written nothing,
@@ -186,10 +183,12 @@ public final class Store: @unchecked Sendable {
     /// Applies every event of the log to the models, in one transaction, every table emptied but the scan
     /// list when it is kept.
     private func rebuild(keepingScanList: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
-        try log.environment.write { txn in
+        // The search index is kept and compared too when it is of the current form and its pages and sets are
+        // sound (`log verify`'s audit of that one table): a set a rebuild writes must not go into a damaged page.
+        let indexSound = try keepingScanList && searchIndexPagesAreSound()
+        return try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
-            // The search index is kept and checked too when it is of the current form.
-            let keepsIndex = try keepingScanList && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
+            let keepsIndex = try indexSound && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
             let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
             let codes = try tables.count(.codes)
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
@@ -227,6 +226,23 @@ public final class Store: @unchecked Sendable {
             try models.flush()
             return fed.count
         }
+    }
+
+    /// Whether the search index's table passes the page audit (`PageAudit`) with its sets' checks.
+    private func searchIndexPagesAreSound() throws -> Bool {
+        for _ in 0..<8 {
+            do {
+                return try log.environment.read { txn in
+                    let head = try LogReader(log: log, transaction: txn).head().seq
+                    return try PageAudit.run(txn, only: ModelTable.search.name) { name in
+                        ModelTable.recordCheck(forTableNamed: name, head: head)
+                    }.isEmpty
+                }
+            } catch is SnapshotMoved {
+                continue
+            }
+        }
+        return false
     }
 
     /// Replays the events of a prefix of the log into in-memory models over the stored ones (which lend

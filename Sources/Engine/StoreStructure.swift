@@ -1,27 +1,63 @@
+import Domain
 import EventLog
-import LMDB
+public import LMDB
+import Projections
 
 extension Store {
-    /// A key of one of the store's small databases that random access does not find where a walk finds it
-    /// (`Transaction.firstUnreachableKey`): damaged branch pages.
-    public struct UnreachableKey: Sendable, Equatable {
-        /// The database: `meta` (the store's identity), `free pages` or `main` (LMDB's own).
-        public var database: String
-        public var key: [UInt8]
+    /// The damage `auditPages` found in the store's databases.
+    public struct PageDamage: Error, Sendable, CustomStringConvertible {
+        /// Where and what (`PageAudit`): the first damage of each damaged database.
+        public var damage: [DamagedPage]
+        /// The read models' tables: every table of `ModelTable`, so a table added there is one too.
+        let readModels: Set<String>
+
+        /// Whether `rebuild` repairs the store: only read models are damaged, which it makes again from the
+        /// log, and the rebuild can free their pages (it drops the tables: `DamagedPage.Extent`) and read what it
+        /// reads of them first (the scan list, whose entries it sums to keep it when it is right).
+        public var rebuildRepairs: Bool {
+            damage.allSatisfy { damage in
+                guard readModels.contains(damage.database) else { return false }
+                switch damage.extent {
+                case .records: return true
+                case .leafPage: return !Models.scanListTables.map(\.name).contains(damage.database)
+                case .tree: return false
+                }
+            }
+        }
+
+        public var description: String {
+            let first = damage[0]
+            if rebuildRepairs {
+                return "the store's read models are damaged (table \(first)); the log is sound and they are made from it: "
+                    + "run `veritrail rebuild` to make them again"
+            }
+            if damage.allSatisfy({ readModels.contains($0.database) }) {
+                return "the store's read models are damaged (table \(first)) where a rebuild can not safely read or free them; "
+                    + "the log is sound: export it (`veritrail export`) and import it into a new store"
+            }
+            let outside = damage.first { !readModels.contains($0.database) } ?? first
+            return "the store is damaged: its database \(outside): restore it from a backup, or import an export into a new store"
+        }
     }
 
-    /// Checks that the databases `log verify` does not walk otherwise — the store's meta, and LMDB's own: the
-    /// free pages every write allocates from, and the one that names the others — answer a lookup of their
-    /// keys where a walk finds them. The log and the Merkle tree are probed as the verify walks them
-    /// (`LogReader.forEachRecord(probing:)`), the id index by a lookup of every event's id; the read models
-    /// are made again from the log by `rebuild`. The first key that is not found, or nil.
-    public func firstUnreachableKey() throws -> UnreachableKey? {
-        let databases = [("meta", storeMeta), ("free pages", Database.freePages), ("main", Database.main)]
-        return try log.environment.read { txn in
-            for (name, db) in databases {
-                if let key = try txn.firstUnreachableKey(in: db) { return UnreachableKey(database: name, key: key) }
+    /// Walks every database of the store page by page (`PageAudit`: LMDB's own, the log's, the Merkle
+    /// tree's, the store's meta, and every read model's, whatever the main database names), so that a store
+    /// `log verify` calls ok answers every read and takes every write; the read models' records are decoded
+    /// as the queries decode them (`ModelTable.recordCheck`). Runs in a read transaction of its own,
+    /// so it can run on a thread of its own beside the chain's check. The damage found, or nil.
+    public func auditPages() throws -> PageDamage? {
+        let models = Set(ModelTable.allCases.map(\.name))
+        for _ in 0..<8 {
+            do {
+                let damage = try log.environment.read { txn in
+                    let head = try LogReader(log: log, transaction: txn).head().seq
+                    return try PageAudit.run(txn) { name in ModelTable.recordCheck(forTableNamed: name, head: head) }
+                }
+                return damage.isEmpty ? nil : PageDamage(damage: damage, readModels: models)
+            } catch is SnapshotMoved {
+                continue
             }
-            return nil
         }
+        throw StoreError("the store changed too fast to be checked: try again")
     }
 }

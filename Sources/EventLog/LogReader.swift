@@ -85,27 +85,21 @@ public struct LogReader {
         try forEachRecord(from: from, through: to) { seq, bytes in try body(try decode(bytes, seq: seq)) }
     }
 
-    /// Calls `body` with every stored record from `from` through `to` without decoding it. With `probing`,
-    /// also checks that a lookup of each page's first and last record by its seq finds it (`LookupProbe`:
-    /// random access reads by the branch pages' keys, which a walk never reads), and throws `UnreachableEvent`
-    /// when one does not (`log verify`).
-    public func forEachRecord(from: UInt64 = 1, through to: UInt64 = .max, probing: Bool = false,
+    /// Calls `body` with every stored record from `from` through `to` without decoding it.
+    public func forEachRecord(from: UInt64 = 1, through to: UInt64 = .max,
                               _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool) throws {
         guard from <= to else { return }
         let cursor = try transaction.cursor(log.events)
-        var probe = probing ? LookupProbe(transaction, log.events) : nil
         var entry = try from.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
         var read = 0
         while let (key, value) = entry {
             guard let seq = UInt64(bigEndianBytes: key) else { throw StoreError("the log holds a damaged key") }
             if seq > to { break }
-            if let missed = try probe?.visit((key, value)) { throw UnreachableEvent(seq: UInt64(bigEndianBytes: missed) ?? seq) }
             guard try body(seq, value) else { return }
             read += 1
             if read % PageRelease.logRecords == 0 { transaction.releaseReadPages() }
             entry = try cursor.next()
         }
-        if let missed = try probe?.finish() { throw UnreachableEvent(seq: UInt64(bigEndianBytes: missed) ?? 0) }
     }
 
     /// How many events the log holds.

@@ -15,13 +15,3 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 }
-
-/// An event a walk of the log finds and a lookup by its seq does not: the log's branch pages are damaged
-/// (`LogReader.forEachRecord(probing:)`).
-public struct UnreachableEvent: Error, CustomStringConvertible, Sendable {
-    public var seq: UInt64
-
-    public var description: String {
-        "a lookup of event \(seq) by its seq does not find it: the log's index pages are damaged"
-    }
-}

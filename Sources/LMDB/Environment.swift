@@ -115,6 +115,26 @@ public final class Environment: @unchecked Sendable {
         return Int(dead)
     }
 
+    /// Grows the map, before a large write, so that `bytes` more than the pages in use fit in it. A write
+    /// that fills the map runs again from its start once the map has doubled, so a write that knows its
+    /// size (an import into an open store, as the server's) asks for it up front instead of running its
+    /// first part again at each doubling. Never shrinks the map.
+    ///
+    /// The corresponding C functions are `mdb_env_info`, `mdb_env_stat` and `mdb_env_set_mapsize`.
+    public func reserveMap(forAnother bytes: Int) throws(LMDBError) {
+        try resizeLock.withExclusive { () throws(LMDBError) in
+            var info = MDB_envinfo()
+            var stat = MDB_stat()
+            try check(mdb_env_info(handle, &info))
+            try check(mdb_env_stat(handle, &stat))
+            let inUse = (info.me_last_pgno + 1) * Int(stat.ms_psize)
+            let (wanted, overflow) = inUse.addingReportingOverflow(bytes)
+            guard !overflow else { throw LMDBError.mapFull }
+            let rounded = (wanted + 0xFFFF) & ~0xFFFF
+            if rounded > info.me_mapsize { try check(mdb_env_set_mapsize(handle, rounded)) }
+        }
+    }
+
     /// Flushes written data to disk; needed for durability only with `.noSync`
     /// or `.mapAsync`. With `force`, flushes synchronously even then.
     ///
@@ -185,16 +205,26 @@ public final class Environment: @unchecked Sendable {
     /// map, `mdb_cursor_open` and `mdb_cursor_get` on the main database.
     private func makePager(_ txn: OpaquePointer) -> MapPager? {
         var flags: UInt32 = 0
+        guard mdb_env_get_flags(handle, &flags) == 0, flags & UInt32(MDB_WRITEMAP) != 0,
+              let (map, pageSize, lastPage) = mapping(txn)
+        else { return nil }
+        // The transaction takes its new pages after the last page in use when it began.
+        return MapPager(map: map, firstNew: (lastPage + 1) * pageSize, pageSize: pageSize)
+    }
+
+    /// The map as transaction `txn` sees it, its page size and the environment's last page in use; nil
+    /// when the map can not be found (off Linux, or a store without named databases).
+    ///
+    /// The corresponding C functions are `mdb_env_info`, `mdb_env_stat`, and to find the map,
+    /// `mdb_cursor_open` and `mdb_cursor_get` on the main database.
+    func mapping(_ txn: OpaquePointer) -> (map: UnsafeRawBufferPointer, pageSize: Int, lastPage: Int)? {
         var info = MDB_envinfo()
         var stat = MDB_stat()
-        guard mdb_env_get_flags(handle, &flags) == 0, flags & UInt32(MDB_WRITEMAP) != 0,
-              mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0,
+        guard mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0,
               let inMap = Environment.addressInMap(txn),
               let map = MemoryMap.sharedMapping(containing: inMap, size: info.me_mapsize)
         else { return nil }
-        let pageSize = Int(stat.ms_psize)
-        // The transaction takes its new pages after the last page in use when it began.
-        return MapPager(map: map, firstNew: (info.me_last_pgno + 1) * pageSize, pageSize: pageSize)
+        return (map, Int(stat.ms_psize), info.me_last_pgno)
     }
 
     /// An address inside the map: that of the first key of the main database (which names the databases),

@@ -30,6 +30,11 @@ struct MetaPage: Equatable {
     var flags: (free: UInt16, main: UInt16)
     var depths: (free: UInt16, main: UInt16)
     var roots: (free: UInt64, main: UInt64)
+    /// Whether the other meta page's header and address, which LMDB writes once when it makes the file and
+    /// never again, are as it wrote them (`current(ofFileAt:)` sets it). The next write makes that page
+    /// current without rewriting them: a flipped byte there passed `log verify`, and after one write no
+    /// command could open the store.
+    var otherIntact = true
 
     static func == (a: MetaPage, b: MetaPage) -> Bool {
         a.pageSize == b.pageSize && a.mapSize == b.mapSize && a.lastPage == b.lastPage && a.txnid == b.txnid
@@ -49,19 +54,23 @@ struct MetaPage: Equatable {
         guard page0.pageSize >= 152, size >= 2 * page0.pageSize,
               read(fd, page0.pageSize - 152) != nil, let second = read(fd, 152) else { return nil }
         let page1 = MetaPage(second)
-        let current = [page0, page1].compactMap { $0 }.max { $0.txnid < $1.txnid } ?? page0
+        // A page with another magic or version is refused by LMDB itself.
+        guard let page1 else { return (page0, size) }
+        let (newer, other, otherNumber) = page1.txnid > page0.txnid ? (page1, page0, 0) : (page0, page1, 1)
+        var current = newer
+        current.otherIntact = other.isMetaPage && other.pageNumber == otherNumber && other.address == 0
         return (current, size)
     }
 
     /// Refuses (`DamagedMetaPage`) a meta page that names a page past the end of a file of `fileSize` bytes,
     /// or, with `mapInFile`, records a map larger than that file; or whose fields LMDB trusts without a check
-    /// are not what LMDB itself writes: its header, a fixed map's address, the free pages' database with
-    /// other flags than `MDB_INTEGERKEY` (one flipped flag makes every write read the free list as another
-    /// kind of tree), a main database with flags (Veritrail never sets any), a tree deeper than a cursor can
-    /// hold (32) or rooted past the last page.
+    /// are not what LMDB itself writes: its header and a fixed map's address (and the other meta page's:
+    /// `otherIntact`), the free pages' database with other flags than `MDB_INTEGERKEY` (one flipped flag
+    /// makes every write read the free list as another kind of tree), a main database with flags (Veritrail
+    /// never sets any), a tree deeper than a cursor can hold (32) or rooted past the last page.
     func check(fileSize: Int, mapInFile: Bool = false, path: String) throws(DamagedMetaPage) {
         let integerKey: UInt16 = 0x08, noPage = UInt64.max
-        guard isMetaPage, pageNumber <= 1, address == 0, flags.free == integerKey, flags.main == 0,
+        guard isMetaPage, pageNumber <= 1, address == 0, otherIntact, flags.free == integerKey, flags.main == 0,
               depths.free <= 32, depths.main <= 32,
               roots.free == noPage || roots.free <= lastPage, roots.main == noPage || roots.main <= lastPage
         else {

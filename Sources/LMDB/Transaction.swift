@@ -12,7 +12,7 @@ internal import CLMDB
 /// It is not `Sendable`: LMDB ties a transaction to the thread that began it.
 public final class Transaction {
     /// Kept so the environment stays open while this object or its cursors exist.
-    private let environment: Environment
+    let environment: Environment
 
     /// LMDB's transaction, `nil` once committed or aborted.
     @exclusivity(unchecked)

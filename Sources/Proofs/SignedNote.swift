@@ -86,6 +86,16 @@ public enum SignedNote {
         throw NoteError("the note carries no signature of the key \(key.name)+\(Hex.encode(key.keyID))")
     }
 
+    /// The text of `note` without checking any signature (a checkpoint read when no key was given, to say
+    /// what was checked and what was not): the part before the blank line; throws when there is none.
+    public static func unverifiedText(_ note: String) throws(NoteError) -> String {
+        let bytes = Array(note.utf8)
+        guard bytes.last == 0x0A, let split = blankLine(in: bytes) else {
+            throw NoteError("not a signed note: no blank line between the text and its signatures")
+        }
+        return String(decoding: bytes[..<(split + 1)], as: UTF8.self)
+    }
+
     /// The index of the first newline of the last "\n\n" (the end of the text).
     private static func blankLine(in bytes: [UInt8]) -> Int? {
         var i = bytes.count - 2

@@ -36,9 +36,7 @@ struct Sweep: Sendable {
         let cursor = try reader.transaction.cursor(tree.database)
         var record = try range.lowerBound.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
         var expectedSeq = range.lowerBound + 1
-        var treeProbe = LookupProbe(reader.transaction, tree.database)
-        do {
-        try reader.forEachRecord(from: range.lowerBound + 1, through: range.upperBound, probing: true) { seq, bytes in
+        try reader.forEachRecord(from: range.lowerBound + 1, through: range.upperBound) { seq, bytes in
             guard seq == expectedSeq, (try? StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)) != nil,
                   let stored = StoredEvent.hash(in: bytes)
             else {
@@ -61,7 +59,7 @@ struct Sweep: Sendable {
             expectedSeq += 1
             guard sweep.firstBadSeq == nil else { return true }
             let index = seq - 1
-            guard let entry = record, UInt64(bigEndianBytes: entry.key) == index, try treeProbe.visit(entry) == nil else {
+            guard let entry = record, UInt64(bigEndianBytes: entry.key) == index else {
                 sweep.firstBadSeq = seq
                 return true
             }
@@ -79,14 +77,6 @@ struct Sweep: Sendable {
             if seq == size { sweep.rootAt = sweep.frontier.root }
             record = try cursor.next()
             return true
-        }
-        } catch is UnreachableEvent {
-            // LogVerifier runs then, and says where and why.
-            sweep.chainBroken = true
-            return sweep
-        }
-        if sweep.firstBadSeq == nil, expectedSeq > range.lowerBound + 1, try treeProbe.finish() != nil {
-            sweep.firstBadSeq = expectedSeq - 1
         }
         if expectedSeq != range.upperBound + 1 { sweep.chainBroken = true }
         return sweep

@@ -96,4 +96,12 @@ public enum ByteSearch {
     public static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         memcmp(a, b, count) == 0
     }
+
+    /// How the `count` bytes at `a` sort against those at `b`, as unsigned bytes: negative, 0 or positive.
+    ///
+    /// The corresponding C function is `memcmp`.
+    @inlinable @inline(__always)
+    public static func order(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Int {
+        Int(memcmp(a, b, count))
+    }
 }

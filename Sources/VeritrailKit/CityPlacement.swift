@@ -10,12 +10,20 @@ public struct GazetteerPlace: Sendable, Equatable {
     public var countryCode: String
     /// Its country's name (`Mexico`).
     public var country: String
+    /// Its first-level region (state, province, territory, canton) by ISO 3166-2's name (`Texas`, `Ontario`),
+    /// when the gazetteer knows it.
+    public var region: String?
+    /// That region's ISO 3166-2 code after the dash (`TX`, `ON`, `ARA`).
+    public var regionCode: String?
     /// Its latitude, in degrees.
     public var latitude: Double
     /// Its longitude, in degrees.
     public var longitude: Double
     /// How many people live there: the gazetteer takes the most populous place of a name.
     public var population: Int
+    /// The parts of the city as given, after a comma, that named no country or region the gazetteer knows and
+    /// so were left aside (`Lamar County`): a placement to check. Empty for the rivals.
+    public var leftAside: [String] = []
 }
 
 /// Where the offline gazetteer placed an address's city (cli.md §3: city level is enough). A name alone can
@@ -31,30 +39,35 @@ public enum CityPlacement: Sendable, Equatable {
     /// rather than refused, since the place only adds the map's coordinates.
     case gazetteerUnreadable(reason: String)
 
-    /// Places `city` (`Paris`, `Paris, France`: a country after the last comma is taken as one), in
-    /// `country` (its name or ISO code) when given. A `country` the gazetteer does not know is refused:
+    /// Places `city` (`Paris`, `Paris, France`, `Paris, Texas`, `Paris, TX`: parts after commas that name a
+    /// country or a first-level region say where), in `country` (its name or ISO code) when given. A `country` the gazetteer does not know is refused:
     /// `.unknown` with an `UnknownCountry` as its cause.
     public static func place(_ city: String, country: String? = nil) throws(VeritrailError) -> CityPlacement {
-        let gazetteer: Gazetteer, countries: Countries
+        let gazetteer: Gazetteer, countries: Countries, regions: Regions
         do {
             gazetteer = try Gazetteer.bundled()
             countries = try Countries.bundled()
+            regions = try Regions.bundled()
         } catch {
             return .gazetteerUnreadable(reason: "\(error)")
         }
         let found: Placement?
         do {
-            found = try gazetteer.place(city, country: country, countries: countries)
+            found = try gazetteer.place(city, country: country, countries: countries, regions: regions)
         } catch {
             let unknown = UnknownCountry(description: "\(error)")
             throw .unknown(unknown.description, cause: unknown)
         }
         guard let found else { return .notFound }
         func place(_ c: Gazetteer.City) -> GazetteerPlace {
-            GazetteerPlace(name: c.name, countryCode: c.countryCode, country: countries.name(c.countryCode),
-                           latitude: c.lat, longitude: c.lng, population: c.population)
+            let region = regions.region(of: c)
+            return GazetteerPlace(name: c.name, countryCode: c.countryCode, country: countries.name(c.countryCode),
+                                  region: region?.name, regionCode: region?.code,
+                                  latitude: c.lat, longitude: c.lng, population: c.population)
         }
-        return .placed(place(found.city), rivals: found.rivals.map(place))
+        var chosen = place(found.city)
+        chosen.leftAside = found.leftAside
+        return .placed(chosen, rivals: found.rivals.map(place))
     }
 
     /// The event's `geo` (`{"lat", "lng"}`) for a placed city; nil otherwise.

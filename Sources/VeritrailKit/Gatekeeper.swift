@@ -80,13 +80,13 @@ extension VeritrailStore {
     /// time. Their ids are drawn once here (or given, `options.eventID`): `ID`, `ID.2`, `ID.3`, …
     @discardableResult
     func appendGated(as actor: String?, passcode: PasscodeProvider?, options: WriteOptions = WriteOptions(), large: Bool = false,
-                     _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws(VeritrailError) -> [AppendedEvent] {
+                     progress: ((Int) -> Void)? = nil, _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws(VeritrailError) -> [AppendedEvent] {
         let eventID = options.eventID ?? EventID.random()
         var asked = false
         while true {
             let outcome = try VeritrailError.catching {
                 do {
-                    return try store.appendGated(actor: actor, clock: clock, commit: !options.dryRun, large: large) { at, models in
+                    return try store.appendGated(actor: actor, clock: clock, commit: !options.dryRun, large: large, progress: progress) { at, models in
                         try make(at, models).enumerated().map { index, event in
                             var event = event
                             event.id = try Gatekeeper.id(eventID, index)

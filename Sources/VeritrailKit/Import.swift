@@ -1,6 +1,7 @@
 public import Domain
 import Engine
 import EventLog
+import LMDB
 import Projections
 
 /// How far an import has read its input.
@@ -49,7 +50,10 @@ extension VeritrailStore {
 
     private func importNDJSON(_ reader: LineReader, progress: (ImportProgress) -> Void) throws(VeritrailError) -> ImportSummary {
         try VeritrailError.catching {
-            try NDJSONImport.foreign(try store.write(large: reader.isLarge) { appender in
+            // The map sized for the input first, as a new store's is: an open store (the server's) would
+            // otherwise grow it by doublings, each running the import again from its first line.
+            try store.log.environment.reserveMap(forAnother: NDJSONImport.mapSize(reader))
+            return try NDJSONImport.foreign(try store.write(large: reader.isLarge) { appender in
                 try NDJSONImport.append(reader, to: &appender, progress: progress)
             }, in: store)
         }

@@ -23,13 +23,16 @@ extension VeritrailStore {
     /// first bad seq and why: a log that does not hold is an answer, not an error; an error is a store that
     /// can not be read.
     ///
-    /// The log and the tree are read as random access reads them too (an event its seq does not find breaks
-    /// the log there), and the store's small databases are checked for it (`Store.firstUnreachableKey`): a
-    /// damaged one is a damaged store (`.storeFailure`, exit 74). So a store called ok answers every read of
-    /// the log; the read models are made again from it by `rebuild`.
+    /// Meanwhile, on a thread of its own, every database of the store is walked page by page
+    /// (`Store.auditPages`: the log's, the tree's, LMDB's own, and every read model's), so that a store called
+    /// ok answers every read and takes every write: damage there is a damaged store (`.storeFailure`, exit 74),
+    /// whose message says what to do (`rebuild` when only read models are damaged, since they are made from
+    /// the log). A broken log is reported first: its answer names the first bad seq.
     public func verify(digest: LogDigest? = nil, asOf: AsOf? = nil) throws(VeritrailError) -> VerificationOutcome {
         let given = digest.map { (seq: $0.seq, hash: $0.hash) }
         return try VeritrailError.catching {
+            let audit = Pipeline<Store.PageDamage?> { [store] emit in _ = emit(try store.auditPages()) }
+            defer { audit.cancel() }
             let outcome: VerificationOutcome
             if let asOf {
                 let through = try store.read { reader, _ in try reader.lastSeq(keptBy: asOf) }
@@ -37,20 +40,19 @@ extension VeritrailStore {
             } else {
                 outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given)
             }
-            guard case .ok = outcome, let unreachable = try store.firstUnreachableKey() else { return outcome }
-            throw StoreError("""
-                the store is damaged: its database \(unreachable.database) does not find one of its own keys by lookup \
-                (damaged index pages); restore it from a backup, or import an export into a new store
-                """)
+            guard case .ok = outcome, let damage = try audit.next()?.take() ?? nil else { return outcome }
+            throw StoreError(damage.description)
         }
     }
 
     /// Calls `line` with the out form of every event `filter` keeps (events.md §1: with `seq`, `id` and
     /// `hash`, one JSON object and its `\n`), in seq order, on one snapshot of the log. Returns how many.
     /// An actor of the filter that never had an account is refused (`.unknown`), as `tail` refuses it.
+    /// With `proofs`, the lines after the events carry the signed checkpoint of the head and each event's
+    /// inclusion proof in it (cli.md §8, `exportWithProofs`).
     @discardableResult
-    public func export(filter: LogFilter = LogFilter(), _ line: ([UInt8]) throws -> Void) throws(VeritrailError) -> Int {
-        try tail(filter, line: line)
+    public func export(filter: LogFilter = LogFilter(), proofs: Bool = false, _ line: ([UInt8]) throws -> Void) throws(VeritrailError) -> Int {
+        proofs ? try exportWithProofs(filter: filter, line) : try tail(filter, line: line)
     }
 
     /// Writes the export (`veritrail export --output`) to the file at `path`, created 0600 (or emptied),
@@ -58,7 +60,7 @@ extension VeritrailStore {
     /// filter's actors are checked before the file is made, so a refused export writes nothing; the file
     /// is written 256 KiB at a time. A write that fails is `.storeFailure` ("can not write the output file").
     @discardableResult
-    public func export(to path: String, filter: LogFilter = LogFilter()) throws(VeritrailError) -> Int {
+    public func export(to path: String, filter: LogFilter = LogFilter(), proofs: Bool = false) throws(VeritrailError) -> Int {
         try VeritrailError.catching { try store.read { _, models in try Self.checkActors(filter, models) } }
         let file: FileDescriptor
         do {
@@ -69,7 +71,7 @@ extension VeritrailStore {
         defer { file.close() }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 18)
-        let count = try export(filter: filter) { bytes in
+        let count = try export(filter: filter, proofs: proofs) { bytes in
             buffer.append(contentsOf: bytes)
             if buffer.count >= 1 << 18 { try Self.write(&buffer, to: file) }
         }

@@ -59,9 +59,10 @@ extension VeritrailStore {
     /// Records every scan of `batch` by `actor`, all or nothing, in one write through the gate (the passcode
     /// asked once at most), paged as an import's write is. Returns the events written, in order. The write is
     /// made under the id the batch was read for, when it was (`options.eventID` must then be that id or nil).
+    /// `progress` gets how many scans were appended so far (every 1,024, and all of them before the commit).
     @discardableResult
     public func scan(batch: ScanBatch, as actor: String, passcode: PasscodeProvider? = nil,
-                     options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
+                     options: WriteOptions = WriteOptions(), progress: ((Int) -> Void)? = nil) throws(VeritrailError) -> [AppendedEvent] {
         var options = options
         if let read = batch.eventID {
             guard options.eventID == nil || options.eventID == read else {
@@ -69,7 +70,7 @@ extension VeritrailStore {
             }
             options.eventID = read
         }
-        return try appendGated(as: actor, passcode: passcode, options: options, large: true) { at, _ in
+        return try appendGated(as: actor, passcode: passcode, options: options, large: true, progress: progress) { at, _ in
             batch.events.map { event in
                 var event = event
                 event.at = at

@@ -40,9 +40,11 @@ struct BatchFile {
         // A record without a scan id gets its scan id here: drawn in bulk (or derived from a retry's id).
         var ids = ids
         let total = reader.size
-        while try reader.next({ bytes throws(VeritrailError) in
-            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+        while try reader.next({ raw throws(VeritrailError) in
             let number = reader.lineNumber
+            // A spreadsheet's UTF-8 byte order mark before the first line is not part of it.
+            let bytes = number == 1 && raw.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: raw[3...]) : raw
+            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
             if isNDJSON == nil { isNDJSON = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") }
             var fields: [(key: [UInt8], json: [UInt8])]
             if isNDJSON == true {
@@ -62,8 +64,7 @@ struct BatchFile {
                     fields.append((key, key.elementsEqual("flash".utf8) ? flag(value) : JSONText.string(value)))
                 }
             } else {
-                separator = CSV.separator(ofHeader: bytes)
-                header = CSV.fields(bytes, separator: separator)
+                (header, separator) = try BatchFile.header(bytes, name: name, number: number)
                 return
             }
             BatchFile.line(fields, context, ids: &ids, into: &line)

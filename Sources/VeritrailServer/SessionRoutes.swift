@@ -25,9 +25,8 @@ extension Routes {
                     if let seconds, seconds > 0 { throw Problem(.lockedOut, "locked", message, exitCode: 77, retryAfter: seconds) }
                     if cause is GateRefusal { throw Problem.from(.notAllowed(message, lockedSeconds: seconds, cause: cause)) }
                     throw Problem.unauthorized(message)
-                } catch .unknown(let message, _) {
-                    throw Problem.unauthorized(message)
                 } catch {
+                    // An unknown or deleted user is 404 with exit 65, as `unlock` refuses it (cli.md §6).
                     throw Problem.from(error)
                 }
             }

@@ -128,11 +128,20 @@ final class SessionStore: @unchecked Sendable {
 /// The last event of each account that ended its access — a `passcode.set` for it, its deletion, or the
 /// wrong passcode that locked it — found by reading the log forward from the oldest live grant, once:
 /// each request reads only the events written since the one before.
+///
+/// Whether a wrong passcode locked the account is decided here, from the same events, by the rules of the
+/// gate (projections.md §3: three denied in a row lock it for 60 s; a grant or a new passcode starts the
+/// count again; a lock that has run out too), not by asking the lockout as of each denied attempt: that
+/// replayed the log up to the attempt, each time, and a server whose log got an import with thousands of
+/// denied attempts then spent hours on its next request. The count is right for every account from its
+/// grant on (a grant sets it to 0), which is all that matters: only ends after a grant are compared.
 final class AccessEnds: @unchecked Sendable {
     private let lock = NSLock()
     /// The last seq read (the scan starts after it).
     private var readThrough: UInt64
     private var lastEnd: [String: UInt64] = [:]
+    /// Each account's gate since the scan began: wrong passcodes in a row, and the end of its lock.
+    private var gates: [String: (failures: Int, lockedUntil: Timestamp?)] = [:]
 
     init(from seq: UInt64) { readThrough = seq == .max ? .max : seq - 1 }
 
@@ -149,25 +158,43 @@ final class AccessEnds: @unchecked Sendable {
             guard readThrough != .max else { return 0 }
             let head = try store.head().seq
             if head > readThrough {
-                var denied: [(String, UInt64)] = []
                 var filter = LogFilter(from: readThrough + 1, through: head)
                 filter.types = [.passcodeSet, .passcodeAttempted, .accountDeleted]
-                try store.tail(filter) { seq, event in
-                    switch event.payload {
-                    case .passcodeSet(let p): self.lastEnd[p.username] = seq
-                    case .accountDeleted(let p): self.lastEnd[p.username] = seq
-                    case .passcodeAttempted(let p) where p.outcome == .denied: denied.append((p.username, seq))
-                    default: break
-                    }
-                }
-                // A wrong passcode ends access when it locks the account (the third in a row).
-                for (username, seq) in denied {
-                    let state = try store.lockout(username, asOf: .seq(seq))["state"]?.stringValue
-                    if state == "locked" { lastEnd[username] = seq }
-                }
+                try store.tail(filter) { seq, event in self.read(seq, event) }
                 readThrough = head
             }
             return lastEnd[user] ?? 0
         }
+    }
+
+    /// One event of the gate, in seq order (projections.md §3, rules 1–5).
+    private func read(_ seq: UInt64, _ event: Event) {
+        let username: String
+        switch event.payload {
+        case .passcodeSet(let p): username = p.username
+        case .accountDeleted(let p): username = p.username
+        case .passcodeAttempted(let p): username = p.username
+        default: return
+        }
+        var gate = gates[username] ?? (0, nil)
+        if let until = gate.lockedUntil, event.at >= until { gate = (0, nil) }
+        switch event.payload {
+        case .passcodeSet, .accountDeleted:
+            gate = (0, nil)
+            lastEnd[username] = seq
+        case .passcodeAttempted(let p):
+            switch p.outcome {
+            case .granted: gate.failures = 0
+            case .denied:
+                gate.failures += 1
+                if gate.failures >= 3 {
+                    gate.lockedUntil = event.at.adding(seconds: 60)
+                    lastEnd[username] = seq
+                }
+            case .locked: break
+            }
+        default: break
+        }
+        gates[username] = gate
     }
 }

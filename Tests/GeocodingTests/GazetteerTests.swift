@@ -101,23 +101,69 @@ import Testing
     }
 
     @Test func placesTakeCityCommaCountry() throws {
-        let countries = try Countries.bundled()
-        let paris = try #require(try g.place("Paris, France", countries: countries))
+        let countries = try Countries.bundled(), regions = try Regions.bundled()
+        let paris = try #require(try g.place("Paris, France", countries: countries, regions: regions))
         #expect(paris.city.countryCode == "FR" && !paris.isUnsure)
-        #expect(try g.place("London, UK", countries: countries)?.city.countryCode == "GB")
-        #expect(try g.place("Paris", country: "US", countries: countries)?.city.countryCode == "US")
-        #expect(try g.place("Paris", country: "united states", countries: countries)?.city.countryCode == "US")
-        #expect(throws: PlacementError.unknownCountry("Atlantis")) { try g.place("Paris", country: "Atlantis", countries: countries) }
+        #expect(try g.place("London, UK", countries: countries, regions: regions)?.city.countryCode == "GB")
+        #expect(try g.place("Paris", country: "US", countries: countries, regions: regions)?.city.countryCode == "US")
+        #expect(try g.place("Paris", country: "united states", countries: countries, regions: regions)?.city.countryCode == "US")
+        #expect(throws: PlacementError.unknownCountry("Atlantis")) { try g.place("Paris", country: "Atlantis", countries: countries, regions: regions) }
         // A small place (5,000 people and more are held).
-        let zermatt = try #require(try g.place("Zermatt", countries: countries))
+        let zermatt = try #require(try g.place("Zermatt", countries: countries, regions: regions))
         #expect(zermatt.city.countryCode == "CH")
         #expect(countries.name("CH") == "Switzerland")
         // Places of similar size: a guess, with its rivals named.
-        let springfield = try #require(try g.place("Springfield", countries: countries))
+        let springfield = try #require(try g.place("Springfield", countries: countries, regions: regions))
         #expect(springfield.isUnsure)
         #expect(springfield.rivals.allSatisfy { $0.population <= springfield.city.population })
-        // A region after the comma is left aside when the whole names no place.
-        #expect(try g.place("Springfield, Illinois", countries: countries)?.city.name == "Springfield")
+        // A region after the comma keeps the places in it.
+        let illinois = try #require(try g.place("Springfield, Illinois", countries: countries, regions: regions))
+        #expect(illinois.city.admin1 == "IL" && !illinois.isUnsure)
+    }
+
+    /// Issue #23.5: first-level regions (states, provinces) by name and by the code people write, told apart
+    /// in the rivals; a part that names neither is left aside and said; Chamonix is Chamonix-Mont-Blanc.
+    @Test func placesTakeCityCommaRegion() throws {
+        let countries = try Countries.bundled(), regions = try Regions.bundled()
+        func place(_ text: String) throws -> Placement? { try g.place(text, countries: countries, regions: regions) }
+        for text in ["Paris, Texas", "Paris, TX", "paris, tx", "Paris, Texas, USA", "Paris, TX, United States"] {
+            let paris = try #require(try place(text), "\(text)")
+            #expect(paris.city.countryCode == "US" && paris.city.admin1 == "TX" && paris.leftAside.isEmpty, "\(text)")
+            #expect(regions.region(of: paris.city)?.name == "Texas")
+        }
+        // Springfield's rivals are told apart by their states.
+        let springfield = try #require(try place("Springfield"))
+        let states = [springfield.city] + springfield.rivals
+        #expect(Set(states.compactMap { regions.region(of: $0)?.code }).count == states.count, "\(states)")
+        #expect(regions.region(of: springfield.city)?.code == "MO")
+        #expect(try place("Springfield, MA")?.city.admin1 == "MA")
+        #expect(try place("Springfield, Oregon")?.city.admin1 == "OR")
+        // No Springfield in Alaska: not placed elsewhere.
+        #expect(try place("Springfield, Alaska") == nil)
+        // A part that is a country and a region: the places in either, the most populous taken.
+        #expect(try place("Atlanta, Georgia")?.city.countryCode == "US")
+        #expect(try place("Tbilisi, Georgia")?.city.countryCode == "GE")
+        #expect(try place("Perth, WA")?.city.countryCode == "AU")
+        #expect(try place("Toronto, ON")?.city.countryCode == "CA")
+        #expect(regions.region(of: try #require(try place("Lyon")).city)?.name == "Auvergne-Rhône-Alpes")
+        // A part that names nothing the gazetteer knows is left aside, and said.
+        let lamar = try #require(try place("Paris, Lamar County"))
+        #expect(lamar.leftAside == ["Lamar County"])
+        // GeoNames calls it Chamonix-Mont-Blanc.
+        let chamonix = try #require(try place("Chamonix"))
+        #expect(chamonix.city.name == "Chamonix-Mont-Blanc" && chamonix.city.countryCode == "FR")
+        #expect(try place("Chamonix, France")?.city.name == "Chamonix-Mont-Blanc")
+    }
+
+    @Test func regionsLoadFromBytesAndRefuseMalformed() throws {
+        let tsv = "country\tadmin1\tcode\tname\tkeys\nUS\tTX\tTX\tTexas\ttexas,tx\nAU\t08\tWA\tWestern Australia\twestern australia,wa\n"
+            + "US\tWA\tWA\tWashington\twashington,wa\n"
+        let small = try Regions(bytes: Array(tsv.utf8))
+        #expect(small.named("TEXAS").map(\.code) == ["TX"])
+        #expect(Set(small.named("wa").map(\.countryCode)) == ["AU", "US"])
+        #expect(small.named("Narnia").isEmpty)
+        #expect(throws: Gazetteer.LoadError.badHeader) { try Regions(bytes: Array("x\ty\n".utf8)) }
+        #expect(throws: Gazetteer.LoadError.badLine(2)) { try Regions(bytes: Array("country\tadmin1\tcode\tname\tkeys\nUS\tTX\n".utf8)) }
     }
 
     @Test func cityCarriesItsFields() throws {
@@ -165,18 +211,19 @@ import Testing
     }
 
     @Test func loadsFromBytesAndRefusesMalformed() throws {
-        let tsv = "name\tasciiname\tcountryCode\tlat\tlng\tpopulation\tkeys\taltkeys\n"
-            + "Big Town\tBig Town\tAA\t-1.5\t2.25\t500000\tbig town\tbt one\n"
-            + "Big Town\tBig Town\tBB\t10\t20\t1000\tbig town\t\n"
+        let tsv = "name\tasciiname\tcountryCode\tadmin1\tlat\tlng\tpopulation\tkeys\taltkeys\n"
+            + "Big Town\tBig Town\tAA\t\t-1.5\t2.25\t500000\tbig town\tbt one\n"
+            + "Big Town\tBig Town\tBB\tX1\t10\t20\t1000\tbig town\t\n"
         let small = try Gazetteer(bytes: Array(tsv.utf8))
         #expect(small.count == 2)
         #expect(small.locate(city: "BIG TOWN")! == (-1.5, 2.25))
         #expect(small.locate(city: "big town", countryCode: "bb")! == (10, 20))
         #expect(small.locate(city: "bt one")! == (-1.5, 2.25))
         #expect(small.locate(city: "bt one", countryCode: "BB") == nil)
+        #expect(small.city(named: "big town", countryCode: "BB")?.admin1 == "X1")
         #expect(throws: Gazetteer.LoadError.badHeader) { try Gazetteer(bytes: Array("x\ty\n".utf8)) }
         #expect(throws: Gazetteer.LoadError.badLine(2)) {
-            try Gazetteer(bytes: Array((tsv.split(separator: "\n")[0] + "\nA\tA\tAA\tnorth\t2\t3\ta\t\n").utf8))
+            try Gazetteer(bytes: Array((tsv.split(separator: "\n")[0] + "\nA\tA\tAA\t\tnorth\t2\t3\ta\t\n").utf8))
         }
         #expect(throws: Gazetteer.LoadError.unreadable(path: "/nonexistent/gazetteer.tsv")) {
             try Gazetteer(contentsOf: "/nonexistent/gazetteer.tsv")

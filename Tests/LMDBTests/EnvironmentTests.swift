@@ -24,6 +24,28 @@ struct EnvironmentTests {
         }
     }
 
+    /// An import into an open store (the server's) asks for its room first: its write then runs once, where
+    /// growing by doublings ran it again from the start at each (`mapGrowsInsideOneWrite`).
+    @Test func aReservedMapTakesALargeWriteInOneRun() throws {
+        try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
+            let db = try environment.openDatabase(nil)
+            try environment.reserveMap(forAnother: 3 * 2_000 * value.count)
+            #expect(environment.mapSize >= 3 * 2_000 * value.count)
+            var runs = 0
+            try environment.write { txn throws in
+                runs += 1
+                for i in 0..<2_000 as Range<UInt32> {
+                    try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                }
+            }
+            #expect(runs == 1)
+            // Asking for less than there is never shrinks the map.
+            let size = environment.mapSize
+            try environment.reserveMap(forAnother: 1)
+            #expect(environment.mapSize == size)
+        }
+    }
+
     @Test func mapGrowsAcrossManyWrites() throws {
         try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
             let db = try environment.openDatabase("many", flags: .create)

@@ -123,9 +123,12 @@ struct ProofCommandTests {
         let checkpoint20 = try fixture.write(try fixture.veritrail(["log", "checkpoint", "--size", "20"]).stdout, "cp20")
 
         let plain = try run(fixture.binary, ["verify", export, "--json"])
-        #expect(plain.exit == 0 && plain.stdout == "{\"events\":30,\"head\":{\"hash\":\"\(headHash)\",\"seq\":30},\"ok\":true}\n")
+        #expect(plain.exit == 0 && plain.stdout == "{\"checked\":{\"chain\":30,\"checkpoint\":null,\"inclusion\":0,\"proofs\":false,\"signature\":false},"
+            + "\"events\":30,\"head\":{\"hash\":\"\(headHash)\",\"seq\":30},\"ok\":true}\n")
         let signed = try run(fixture.binary, ["verify", export, "--checkpoint", checkpoint20, "--key", keyFile])
-        #expect(signed.exit == 0 && signed.stdout == "ok: 30 events verified; head \(head)\n")
+        #expect(signed.exit == 0 && signed.stdout.hasPrefix("ok: 30 events verified; head \(head)\n  chain: every hash from seq 1 to 30\n"))
+        #expect(signed.stdout.contains("checkpoint: 20 events of ") && signed.stdout.contains("signature verified under the key\n"))
+        #expect(signed.stdout.hasSuffix("  inclusion: the first 20 events have the checkpoint's root\n"))
 
         // Fewer events than the checkpoint covers.
         let short = try fixture.write(try String(contentsOfFile: export, encoding: .utf8)
@@ -139,7 +142,7 @@ struct ProofCommandTests {
         // A changed line.
         let changed = try fixture.write(try String(contentsOfFile: export, encoding: .utf8).replacingOccurrences(of: "\"seq\":7,", with: "\"seq\":8,"), "changed.ndjson")
         let broken = try run(fixture.binary, ["verify", changed, "--json"])
-        #expect(broken.exit == 65 && broken.stdout == "{\"firstBadSeq\":7,\"ok\":false,\"reason\":\"line 7: seq 8 where 7 was expected\"}\n")
+        #expect(broken.exit == 65 && broken.stdout == "{\"firstBadSeq\":7,\"ok\":false,\"reason\":\"line 8: seq 8 where 9 or later was expected (the file skips seq 7)\"}\n")
         #expect(try run(fixture.binary, ["verify", export, "--checkpoint", checkpoint20]).exit == 64)
     }
 }

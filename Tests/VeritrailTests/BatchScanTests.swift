@@ -85,9 +85,92 @@ import Testing
         try Data(csv.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, store in
-            #expect(r.exit == 0 && r.stdout.contains("recorded 1 scans"), "\(r.transcript)")
+            #expect(r.exit == 0 && r.stdout.contains("recorded 1 scan in batch"), "\(r.transcript)")
             let shown = try CLI.run(["history", "--search", "C-s1", "--window", "all", "--json", "--store", store.path])
             #expect(shown.stdout.contains("Crème; 30 ml"), "\(shown.transcript)")
+        }
+    }
+
+    /// The answer says which codes of the batch were seen before (projections.md §1 `seenBefore`): a code
+    /// of the log's and a code the batch holds twice, human and --json; a batch of new codes says none was.
+    @Test func theAnswerSaysWhichCodesWereSeenBefore() throws {
+        let known = "https://verify.veritrail.example/c/GLEN-243fe25e67"
+        let csv = "code,productName,category,result\n\(known),Whisky,Spirits,authentic\nC-new-1,Serum,Cosmetics,authentic\n"
+            + "C-new-1,Serum,Cosmetics,counterfeit\nC-new-2,Boot,Footwear,authentic\n"
+        let file = TempDir.fresh("seen.csv")
+        try Data(csv.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, _ in
+            #expect(r.exit == 0, "\(r.transcript)")
+            #expect(r.stdout.contains("2 scans' codes were seen before (worth a second look):"), "\(r.transcript)")
+            #expect(r.stdout.contains("  C-new-1  seen 1 time before  (scan s-"), "\(r.transcript)")
+            #expect(r.stdout.contains("  \(known)  seen "), "\(r.transcript)")
+            #expect(!r.stdout.contains("C-new-2"), "\(r.transcript)")
+        }
+        try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin", "--json"], stdin: "1234\n") { r, store in
+            #expect(r.exit == 0, "\(r.transcript)")
+            let answer = try #require(r.json as? [String: Any])
+            #expect((answer["events"] as? [Any])?.count == 4)
+            let seen = try #require(answer["seenBefore"] as? [[String: Any]])
+            #expect(seen.map { $0["code"] as? String } == [known, "C-new-1"], "\(r.stdout)")
+            #expect(seen[1]["seenBefore"] as? Int == 1)
+            // The count is the one `show` gives for the same scan.
+            let scanId = try #require(seen[0]["scanId"] as? String)
+            let shown = try CLI.run(["show", scanId, "--json", "--store", store.path])
+            #expect((shown.json as? [String: Any])?["seenBefore"] as? Int == seen[0]["seenBefore"] as? Int, "\(shown.transcript)")
+        }
+        let fresh = TempDir.fresh("fresh.csv")
+        try Data("code,productName,category,result\nC-only-1,P,c,authentic\n".utf8).write(to: fresh)
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        try onCopy(["scan", "--batch", fresh.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, _ in
+            #expect(r.exit == 0 && r.stdout.contains("no code of the batch was seen before"), "\(r.transcript)")
+        }
+    }
+
+    /// The write after the passcode shows how far it got on a terminal (stderr), and clears it; a pipe gets
+    /// no bar at all.
+    @Test func theWriteShowsItsProgressOnATerminalOnly() throws {
+        let rows = (1...3_000).map { "C-bar-\($0),Serum,Cosmetics,authentic" }
+        let file = TempDir.fresh("bar.csv")
+        try Data(("code,productName,category,result\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Stores.withDemoCopy { store in
+            #expect(try CLI.run(["unlock", "--as", "ines", "--passcode-stdin", "--store", store.path], stdin: Data("1234\n".utf8)).exit == 0)
+            let screen = try PseudoTerminal.run(["scan", "--batch", file.path, "--as", "ines", "--store", store.path])
+            #expect(screen.exit == 0, "\(screen.transcript)")
+            #expect(screen.raw.contains("recording scans") && screen.raw.contains("1024/3000 scans") && screen.raw.contains("3000/3000 scans"),
+                    "\(screen.transcript)")
+            #expect(!screen.rows.contains { $0.contains("recording scans") || $0.contains("█") }, "\(screen.transcript)")
+            #expect(screen.rows.contains { $0.hasPrefix("recorded 3000 scans in batch b-") }, "\(screen.transcript)")
+        }
+        try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, _ in
+            #expect(r.exit == 0 && !r.stderr.contains("recording") && !r.stderr.contains("█"), "\(r.transcript)")
+        }
+    }
+
+    /// A CSV header is read as spreadsheets write it (a byte order mark, CRLF, `Product Name`, `scan_id`), and a
+    /// header of another separator or other columns is told so in one sentence, before any row, and nothing
+    /// is written.
+    @Test(arguments: [
+        ("\u{FEFF}code,productName,category,result\r\nC-h1,P,c,authentic\r\n", nil),
+        ("Code;Product Name;CATEGORY;Result;scan_id\nC-h2;P;c;authentic;s-h2-1\n", nil),
+        ("code|productName|category|result\nC-h3|P|c|authentic\n",
+         "line 1 (the header) is one column \"code|productName|category|result\": separate the columns with a comma, a semicolon or a tab"),
+        ("code,product,category,result\nC-h4,P,c,authentic\n", "line 1 (the header) names \"product\", not a scan's field: the columns are code, productName"),
+        ("code,productName,result\nC-h5,P,authentic\n", "line 1 (the header) lacks the column category"),
+    ] as [(String, String?)])
+    func aCSVHeaderIsReadAsPeopleWriteItOrRefusedInOneSentence(csv: String, refusal: String?) throws {
+        let file = TempDir.fresh("header.csv")
+        try Data(csv.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try onCopy(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin"], stdin: "1234\n") { r, store in
+            if let refusal {
+                #expect(r.exit == 65 && r.stderr.contains(refusal) && !r.stderr.contains("is required"), "\(r.transcript)")
+                let after = try scans(in: store), demo = try scans(in: Stores.demo)
+                #expect(after == demo)
+            } else {
+                #expect(r.exit == 0 && r.stdout.contains("recorded 1 scan in batch"), "\(r.transcript)")
+            }
         }
     }
 }

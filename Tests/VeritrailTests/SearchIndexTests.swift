@@ -125,18 +125,22 @@ import TestSupport
 
     /// Scans are kept in chunks of 16,000: a log across two (reports in the second on scans of the first, held
     /// apart and merged at the end of the write), appended to by one more write (which merges into the
-    /// stored sets of its chunk), and a rebuild that writes the index again.
+    /// stored sets of its chunk, the last and incomplete one, and reports with a message a scan of the first,
+    /// complete chunk), and a rebuild that compares the index with the log's.
     @Test func theIndexHoldsAcrossChunksAppendsAndRebuilds() throws {
         var rng = SystemRandomNumberGenerator()
         var lines = SearchIndexTests.log(scans: ChunkBits.scansPerChunk + 200, rng: &rng)
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }
+        let reported = Set(lines.filter { $0.contains("counterfeit.reported") }.compactMap { $0.firstMatch(of: /"scanId":"(s-[0-9]+)"/)?.1 }.map(String.init))
+        let early = try #require((100..<15_000).lazy.map { "s-\($0)" }.first { !reported.contains($0) })
         let more = [Ev.scan("s-late", by: "ines", at: "2026-11-20T10:00:00Z", productName: "Crème late", category: "Watches", result: "counterfeit"),
-                    Ev.report("s-late", reason: "label", by: "marco", at: "2026-11-20T10:01:00Z", extra: #","message":"Hologram ÉCLAIR""#)]
+                    Ev.report("s-late", reason: "label", by: "marco", at: "2026-11-20T10:01:00Z", extra: #","message":"Hologram ÉCLAIR""#),
+                    Ev.report(early, reason: "label", by: "zoe.k", at: "2026-11-20T10:02:00Z", extra: #","message":"Qwv Kyoto wharf""#)]
         try store.write { appender in for line in more { _ = try appender.append(try Ev.decoded(line)) } }
         lines += more
         var queries = (0..<6).map { _ in SearchIndexTests.query(&rng) }
-        for needle in ["é", "late", "hologram éc", "s-1600"] {
+        for needle in ["é", "late", "hologram éc", "s-1600", "kyoto", "qwv", "wv", "q"] {
             var q = HistoryQuery(); q.search = needle; q.offset = ChunkBits.scansPerChunk - 6; q.limit = 20; queries.append(q)
         }
         for q in queries { try SearchIndexTests.expectSame(store, q, asOf: nil) }
@@ -146,7 +150,8 @@ import TestSupport
     }
 
     /// A rebuild keeps a sound index of the current form and compares it with the log's, writing only what
-    /// differs: a damaged set, a missing one and one the log does not give are mended.
+    /// differs: a wrong set (whose check matches: no flipped bit, a wrong write), a missing one and one the
+    /// log does not give are mended.
     @Test func aRebuildMendsADamagedIndex() throws {
         var rng = SystemRandomNumberGenerator()
         let lines = SearchIndexTests.log(scans: 2_000, rng: &rng)
@@ -163,9 +168,10 @@ import TestSupport
         try store.log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
             let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
-            try tables.put(.search, e, [1, 0, 2, 0])
+            try tables.put(.search, e, SealedValue.seal(key: e, [1, 0, 2, 0]))
             try tables.delete(.search, SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "r")), chunk: 0))
-            try tables.put(.search, SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "z"), UInt8(ascii: "z"), UInt8(ascii: "q")), chunk: 0), [5, 0])
+            let zzq = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "z"), UInt8(ascii: "z"), UInt8(ascii: "q")), chunk: 0)
+            try tables.put(.search, zzq, SealedValue.seal(key: zzq, [5, 0]))
         }
         let damaged = try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
             var q = HistoryQuery(); q.search = "zzq"
@@ -178,6 +184,43 @@ import TestSupport
         let summary = try store.rebuild()
         #expect(!summary.rewroteScanList)
         try expectAllSame()
+    }
+}
+
+extension SearchIndexTests {
+    /// Flips one bit of the stored value at `key` of `table` (the first set of a chunk holding `gram`'s key).
+    static func flipBit(_ store: Store, _ table: ModelTable, _ key: [UInt8], byte: Int) throws {
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            var value = try #require(try tables.withValue(table, key) { $0.map(Array.init) })
+            value[byte % value.count] ^= 0x10
+            try tables.put(table, key, value)
+        }
+    }
+
+    /// A flipped bit in a set (a bitmap's, an array's) reads as another set: `log verify`'s audit finds it by
+    /// the set's check and sends the user to `rebuild`, which makes the set again; the answers are then the
+    /// rows' again.
+    @Test func verifyFindsAFlippedBitOfASetAndRebuildMendsIt() throws {
+        var rng = SystemRandomNumberGenerator()
+        let (store, directory) = try SearchIndexTests.store(SearchIndexTests.log(scans: 1_200, rng: &rng))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try store.auditPages() == nil)
+        let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
+        let ser = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "r")), chunk: 0)
+        for (key, byte) in [(e, 100), (ser, 3)] {
+            try SearchIndexTests.flipBit(store, .search, key, byte: byte)
+            let damage = try #require(try store.auditPages())
+            #expect(damage.rebuildRepairs, "\(damage)")
+            #expect(damage.damage.map(\.database) == [ModelTable.search.name])
+            #expect("\(damage)".contains("veritrail rebuild"))
+            try store.rebuild()
+            #expect(try store.auditPages() == nil)
+            for needle in ["e", "ser", "se"] {
+                var q = HistoryQuery(); q.search = needle; q.limit = 2_000
+                try SearchIndexTests.expectSame(store, q, asOf: nil)
+            }
+        }
     }
 }
 
@@ -231,10 +274,38 @@ import TestSupport
         }
         try store.rebuild()
         let snapshots = try store.read { _, models in try models.lastSnapshot(atOrBefore: .max) }
+        #expect(try store.auditPages() == nil)
         #expect(snapshots == UInt64(lines.count / 37 * 37))
         for asOf in points() {
             #expect(try SnapshotReplayTests.answers(store, asOf: asOf, fromSnapshot: true)
                     == SnapshotReplayTests.answers(store, asOf: asOf, fromSnapshot: false), "as of \(asOf)")
         }
+    }
+}
+
+extension SnapshotReplayTests {
+    /// A flipped bit of a snapshot: `log verify`'s audit finds it by its check and sends the user to
+    /// `rebuild`; an answer as of a point after it refuses to start from it rather than answer wrongly; the
+    /// rebuild writes it again.
+    @Test func aFlippedSnapshotIsFoundAndMended() throws {
+        let lines = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/VeritrailTests/SearchIndexTests.swift", with: "Events/demo.ndjson"),
+                               encoding: .utf8).split(separator: "\n").map(String.init)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapshots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let events = try lines.map(Ev.decoded)
+        _ = try Store.create(directory: directory.path) { appender in _ = try appender.append(events[0]) }
+        let store = try Store(directory: directory.path)
+        store.snapshotInterval = 50
+        try store.write { appender in for e in events.dropFirst() { _ = try appender.append(e) } }
+        #expect(try store.auditPages() == nil)
+        try SearchIndexTests.flipBit(store, .snapshots, UInt64(100).bigEndianBytes, byte: 77)
+        let damage = try #require(try store.auditPages())
+        #expect(damage.rebuildRepairs, "\(damage)")
+        #expect(damage.damage.map(\.database) == [ModelTable.snapshots.name])
+        #expect(throws: (any Error).self) { try SnapshotReplayTests.answers(store, asOf: .seq(120), fromSnapshot: true) }
+        try store.rebuild()
+        #expect(try store.auditPages() == nil)
+        #expect(try SnapshotReplayTests.answers(store, asOf: .seq(120), fromSnapshot: true)
+                == SnapshotReplayTests.answers(store, asOf: .seq(120), fromSnapshot: false))
     }
 }

@@ -4,8 +4,11 @@ server's fixtures (Tests/server/conftest.py) are loaded from there, not copied."
 import importlib.util
 import os
 import shutil
+import subprocess
+import time
 
 import pytest
+import requests
 
 _spec = importlib.util.spec_from_file_location(
     "server_fixtures", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "server", "conftest.py"))
@@ -53,3 +56,21 @@ def login(server_url, state, user, passcode="1234"):
     r = client(server_url, state, "login", "--as", user, "--passcode-stdin", stdin=(passcode + "\n").encode())
     assert r.returncode == 0, r.stderr
     return r
+
+
+def serve_at(store, port, now=None):
+    """`veritrail serve` on `store` at a given port (a restarted server keeps its URL, the token file's key) and
+    clock (`--now`; the real clock without one), once it answers `/v1/health`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERITRAIL_")}
+    clock = ["--now", now] if now else []
+    process = subprocess.Popen([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{port}", *clock], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:
+                return process
+        except requests.ConnectionError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("the server did not start")

@@ -9,14 +9,14 @@ import time
 import pytest
 import requests
 
-from conftest import NOW, VT, Server, cli, client, login
+from conftest import NOW, VT, Server, cli, client, login, serve_at
 
 WRITERS = ("ines", "tmueller")
 BATCHES, SIZE = 25, 100  # 2 writers x 25 batches x 100 scans = 5,000 events in 50 commits
 
 
-def write_batches(store, user, tmp_path, on_server=None, state=None):
-    for b in range(BATCHES):
+def write_batches(store, user, tmp_path, on_server=None, state=None, batches=range(BATCHES)):
+    for b in batches:
         path = tmp_path / f"{user}-{b}.csv"
         path.write_text("code,productName,category,result\n" + "".join(f"c-{user}-{b}-{i},P,Cosmetics,authentic\n" for i in range(SIZE)))
         if on_server:
@@ -93,20 +93,6 @@ def test_follow_with_filters_prints_as_tail_does(store, tmp_path):
         follower.wait()
 
 
-def serve_on(store, port):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VERITRAIL_")}
-    process = subprocess.Popen([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{port}"], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:
-                return process
-        except requests.ConnectionError:
-            time.sleep(0.05)
-    raise RuntimeError("the server did not start")
-
-
 def test_follow_a_server_across_a_restart(twin, tmp_path, state):
     server = Server(twin, now=None)
     port, url = server.port, server.url
@@ -123,15 +109,24 @@ def test_follow_a_server_across_a_restart(twin, tmp_path, state):
         first = head(twin)
         follower = follow(["--server", url, "--as", "admin"], {"XDG_STATE_HOME": state})
         time.sleep(0.5)
-        writers = [threading.Thread(target=write_batches, args=(twin, user, tmp_path, lambda: url, state)) for user in WRITERS]
-        writers[0].start()
-        writers[0].join()
+        # Both writers at once, half their batches before the restart and half after it.
+        def writing(batches):
+            return [threading.Thread(target=write_batches, args=(twin, user, tmp_path, lambda: url, state, batches))
+                    for user in WRITERS]
+        before = writing(range(BATCHES // 2))
+        for w in before:
+            w.start()
+        for w in before:
+            w.join()
         server.stop()
         time.sleep(1)  # the follower's connection is gone: it tries again until the server is back
-        restarted = serve_on(twin, port)
+        restarted = serve_at(twin, port)
         try:
-            writers[1].start()
-            writers[1].join()
+            after = writing(range(BATCHES // 2, BATCHES))
+            for w in after:
+                w.start()
+            for w in after:
+                w.join()
             last = head(twin)
             check(read_until(follower, last), first, last)
         finally:

@@ -86,3 +86,76 @@ def test_plain_http_only_on_loopback(state):
     assert r.returncode == 64, r.stderr
     r = client("https://127.0.0.1:1", state, "stats", "--as", "ines", "--cacert", "/nonexistent.pem")
     assert r.returncode == 64 and b"--cacert" in r.stderr, r.stderr
+
+
+def test_rules_and_a_deleted_user(server, state):
+    """65 for a rule of events.md (a scan reported twice, a status that does not change) and for a deleted
+    user, with the local sentence, and nothing written."""
+    login(server.url, state, "admin")
+    login(server.url, state, "jweiss")
+    before = cli("log", "digest", store=server.store).stdout
+    same(server, state, ["report", "s-0019", "--reason", "packaging", "--as", "jweiss"], code=65)
+    same(server, state, ["customer", "status", "bret", "COMPLETED", "--as", "admin"], code=65)
+    same(server, state, ["settings", "elwyn.skiles", "--as", "admin"], code=65)
+    assert cli("log", "digest", store=server.store).stdout == before
+
+
+def test_a_full_disk_under_the_served_store(store, tmp_path, state):
+    """74, the store failure: the server's store on a disk with no room left refuses a sign-in and a write with
+    the sentence the command line says on that store, and leaves the store as the command line leaves it (the
+    passcode attempt is recorded in its own transaction, cli.md §6). The remote run and the local one each get
+    the same copy on the same full disk, one after the other."""
+    import os
+    import shutil
+    import subprocess
+
+    import pytest
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    path = str(disk / "store")
+    scan = ["scan", "--as", "ines", "--passcode-stdin", "--code", "c", "--product", "p", "--category", "Cosmetics",
+            "--result", "authentic"]
+
+    def on_a_full_disk(run):
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)], capture_output=True).returncode != 0:
+            pytest.skip("no tmpfs (needs root)")
+        try:
+            shutil.copytree(store, path)
+            filler = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                while os.write(filler, b"\0" * 4096):
+                    pass
+            except OSError:
+                pass
+            finally:
+                os.close(filler)
+            results = run()
+            return results, cli("log", "digest", store=path).stdout
+        finally:
+            subprocess.run(["umount", "-l", str(disk)])
+
+    def remotely():
+        server = Server(path)
+        try:
+            return [client(server.url, state, "login", "--as", "ines", "--passcode-stdin", stdin=b"1234\n"),
+                    client(server.url, state, *scan, stdin=b"1234\n")]
+        finally:
+            server.stop()
+
+    def locally():
+        return [cli("unlock", "--as", "ines", "--passcode-stdin", stdin=b"1234\n", store=path),
+                cli(*scan, stdin=b"1234\n", store=path)]
+
+    remote, remote_digest = on_a_full_disk(remotely)
+    local, local_digest = on_a_full_disk(locally)
+    (remote_login, remote_scan), (local_unlock, local_scan) = remote, local
+    assert (remote_login.returncode, remote_login.stderr) == (local_unlock.returncode, local_unlock.stderr)
+    assert local_unlock.returncode == 74 and b"No space left on device" in local_unlock.stderr, local_unlock.stderr
+    # The write's checkpoint is what can not be kept. Known difference (docs/CLIENT.md): the server's group
+    # commit words it as CheckpointNotKept ("the events were recorded … do not write them again"), the command
+    # line's own write as an uncertain commit ("may have been recorded … retry with --id"); same exit code.
+    assert remote_scan.returncode == local_scan.returncode == 74
+    assert b"No space left on device" in remote_scan.stderr and b"No space left on device" in local_scan.stderr
+    # the same events written (their ids are drawn: compare the heads' seqs)
+    assert remote_digest.split(b":")[0] == local_digest.split(b":")[0]

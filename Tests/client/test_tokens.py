@@ -7,7 +7,9 @@ import stat
 import subprocess
 import time
 
-from conftest import NOW, VT, client, login, Server
+import requests
+
+from conftest import NOW, VT, Server, client, login, serve_at
 
 
 def tokens(state):
@@ -97,3 +99,34 @@ def test_the_token_is_never_shown(server, state):
         assert token.encode() not in r.stdout + r.stderr
     assert token.encode() not in out + err
     assert token not in server.stderr()
+
+
+def test_an_expired_token_asks_the_passcode_again(twin, state):
+    # Signed in at NOW; the server then runs 16 minutes later (its sessions outlive a restart): the
+    # session is over by the server's clock, not because the token was tampered with.
+    first = Server(twin)
+    port, url = first.port, first.url
+    try:
+        login(url, state, "ines")
+        expired = tokens(state)[0]["token"]
+    finally:
+        first.stop()
+    later = "2026-11-20T18:21:00Z"
+    server = serve_at(twin, port, later)
+    try:
+        assert requests.get(url + "/v1/stats", headers={"Authorization": "Bearer " + expired}, timeout=10).status_code == 401
+        # a query has no --passcode-stdin: it says how to sign in again (77), as a local query says nothing of the gate
+        r = client(url, state, "stats", "--as", "ines", now=later)
+        assert r.returncode == 77 and f"veritrail login --server {url} --as ines".encode() in r.stderr, r.stderr
+        # a write asks the passcode again and goes on with a new token
+        r = client(url, state, "scan", "--as", "ines", "--passcode-stdin", "--code", "c", "--product", "p", "--category", "c",
+                   "--result", "authentic", stdin=b"1234\n", now=later)
+        assert r.returncode == 0 and b"recorded scan" in r.stdout, r.stderr
+        renewed = tokens(state)
+        assert len(renewed) == 1 and renewed[0]["token"] != expired
+        assert expired.encode() not in r.stdout + r.stderr and renewed[0]["token"].encode() not in r.stdout + r.stderr
+        r = client(url, state, "stats", "--as", "ines", now=later)
+        assert r.returncode == 0, r.stderr
+    finally:
+        server.terminate()
+        server.wait()

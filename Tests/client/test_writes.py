@@ -56,6 +56,23 @@ def test_a_write_on_the_real_clock_verifies(tmp_path, demo_events, state):
         assert r.returncode == 0 and r.stdout.startswith(b"recorded scan s-"), r.stderr
         r = client(s.url, state, "history", "--as", "ines", "--limit", "1", "--json", now=None)
         assert b'"code":"c-1"' in r.stdout, r.stdout
+        # An upload on the real clock: a batch, and an import over 1 MiB (the map reserved for it, paged).
+        batch = tmp_path / "real.csv"
+        batch.write_text("code,productName,category,result\n" + "".join(f"r-{i},P,Cosmetics,authentic\n" for i in range(300)))
+        r = client(s.url, state, "scan", "--batch", str(batch), "--as", "ines", now=None)
+        assert r.returncode == 0, r.stderr
+        r = client(s.url, state, "login", "--as", "admin", "--passcode-stdin", stdin=PASS, now=None)
+        assert r.returncode == 0, r.stderr
+        import datetime
+        import json
+        at = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")  # after every event so far
+        lines = [json.dumps({"type": "search.performed", "at": at, "actor": "ines",
+                             "data": {"username": "ines", "query": f"imported {i} " + "x" * 60}}) + "\n" for i in range(12_000)]
+        events = tmp_path / "real.ndjson"
+        events.write_text("".join(lines))
+        assert events.stat().st_size > 1 << 20
+        r = client(s.url, state, "import", str(events), "--as", "admin", now=None)
+        assert r.returncode == 0 and r.stdout.startswith(b"appended 12000 events"), (r.stdout, r.stderr)
     finally:
         s.stop()
     assert cli("log", "verify", store=path, now=None).returncode == 0

@@ -114,3 +114,16 @@ def test_who_reads_what(server):
     # The hashes are public.
     assert server.get("/v1/log/key").status_code == 200
     assert server.get("/v1/log/checkpoint").status_code == 200
+
+
+def test_an_unknown_or_deleted_user_is_refused_as_unlock_refuses_it(server):
+    """cli.md §6: an unknown or deleted user is exit 65, so the sign-in is 404 with exitCode 65 and `unlock`'s
+    sentence; the refusal writes nothing (there is no account to count an attempt against)."""
+    before = cli("log", "digest", store=server.store).stdout
+    for user in ("nobody", "elwyn.skiles"):
+        r = server.post("/v1/sessions", json={"user": user, "passcode": "1234"})
+        is_problem(r, 404, 65)
+        local = cli("unlock", "--as", user, "--passcode-stdin", store=server.store, stdin=b"1234\n")
+        assert local.returncode == 65
+        assert r.json()["detail"] in local.stderr.decode(), (r.json(), local.stderr)
+    assert cli("log", "digest", store=server.store).stdout == before

@@ -3,6 +3,9 @@
 
     flip_campaign.py VERITRAIL STORE WORKDIR TRIALS_PER_KIND [SEED]
 
+With FLIP_DATABASES set (a regular expression), only pages of the databases whose names it matches are
+flipped (FLIP_DATABASES='^model\.' aims at the read models).
+
 For each kind (meta, branch, leaf: `lmdb_pages.py`), TRIALS_PER_KIND times: copy STORE into WORKDIR, XOR one
 byte of a random page of that kind (in the bytes the page uses: a meta page's fields, a B-tree page's header,
 node offsets and nodes) with a random non-zero mask, then run `log verify` and, whatever it answers, the reads
@@ -11,16 +14,17 @@ seq), `log tail`, `log prove` of a random seq, `log checkpoint`, `stats`, `histo
 event. It counts:
 
 - a crash or a hang: an exit other than 0, 65 or 74 (a signal, a timeout);
-- a read that fails after `log verify` said ok (the bar: a store log verify calls ok answers every read). The
-  read models are made from the log, and log verify does not decode them: a query or a write that fails on a
-  damaged model record after an ok verify counts only when `rebuild` does not repair it (the rest are counted
-  as repaired);
+- a read or a write that fails after `log verify` said ok (the bar: a store log verify calls ok answers every
+  read and takes every write), the log's reads and the read models' queries alike;
+- a damaged store whose `log verify` message sends the user to `rebuild` (the read models alone are damaged),
+  and that `rebuild` then does not repair;
 - a filled disk: the work folder's file system losing more than 256 MiB during a trial.
 
 Prints one line per bad trial and a summary; exits 1 when any trial was bad.
 """
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -36,8 +40,11 @@ def pages_by_kind(data_file):
     out = subprocess.run([sys.executable, os.path.join(here, "lmdb_pages.py"), data_file],
                          capture_output=True, text=True, check=True).stdout
     kinds = {"meta": [], "branch": [], "leaf": []}
+    only = os.environ.get("FLIP_DATABASES")
     for line in out.splitlines():
         pgno, kind, name = line.split(" ", 2)
+        if only and not re.search(only, name):
+            continue
         if kind in kinds:
             kinds[kind].append((int(pgno), name))
     return kinds
@@ -80,7 +87,8 @@ def main():
     extra = os.path.join(work, "extra.ndjson")
     with open(extra, "w") as f:
         f.write(new_line)
-    counts = {"trials": 0, "verify_ok": 0, "crash": 0, "read_after_ok": 0, "disk": 0, "repaired": 0}
+    counts = {"trials": 0, "verify_ok": 0, "crash": 0, "read_after_ok": 0, "disk": 0, "rebuild_advised": 0,
+              "not_repaired": 0}
     per_kind = {}
     bad = []
     for kind, pages in kinds.items():
@@ -104,6 +112,11 @@ def main():
             counts["trials"] += 1
             per_kind[kind] = per_kind.get(kind, 0) + 1
             verify, why = run(vt, ["log", "verify", "--store", s])
+            # The store as verify judged it, for the rebuild it may advise (the reads below write to `s`).
+            advised = os.path.join(work, "advised")
+            shutil.rmtree(advised, ignore_errors=True)
+            if verify != 0 and "`veritrail rebuild`" in why[0]:
+                shutil.copytree(s, advised)
             exported = os.path.join(work, "export.ndjson")
             # What log verify vouches for: the log read every way (in order, by id, by seq, its proofs).
             log_reads = [
@@ -126,21 +139,23 @@ def main():
             if verify == 0:
                 counts["verify_ok"] += 1
             problems = []
-            if verify == 0 and any(code != 0 for code, _, _ in model_results):
-                # Read models damaged where log verify does not look: rebuild must repair them.
-                rebuilt, _ = run(vt, ["rebuild", "--store", s])
-                again = [(*run(vt, args), args[:2]) for args in model_reads]
-                results += [(rebuilt, [""], ["rebuild"])] + again
+            if verify != 0 and "`veritrail rebuild`" in why[0]:
+                # The read models alone are damaged, says log verify: rebuild must repair them.
+                counts["rebuild_advised"] += 1
+                rebuilt, rebuilt_why = run(vt, ["rebuild", "--store", advised])
+                again = [(*run(vt, ["log", "verify", "--store", advised]), ["log", "verify"])]
+                again += [(*run(vt, [a if a != s else advised for a in args]), args[:2]) for args in model_reads]
+                results += [(rebuilt, rebuilt_why, ["rebuild"])] + again
                 failed = [(code, msg, args) for code, msg, args in again if code != 0]
-                if rebuilt == 0 and not failed:
-                    counts["repaired"] += 1
-                for code, msg, args in failed:
-                    problems.append(("read_after_ok", f"log verify ok, then '{' '.join(args)}' exited {code} even after rebuild: {msg[0]}"))
+                if rebuilt != 0 or failed:
+                    counts["not_repaired"] += 1
+                    problems.append(("not_repaired", f"log verify advised rebuild ({why[0]}); rebuild exited {rebuilt} "
+                                     f"({rebuilt_why[0]}), then {[(' '.join(a), c, m[0]) for c, m, a in failed]}"))
             for code, msg, args in results:
                 if code not in (0, 65, 74):
                     problems.append(("crash", f"'{' '.join(args)}' exited {code}: {msg[0]}"))
             if verify == 0:
-                for code, msg, args in log_results:
+                for code, msg, args in log_results + model_results:
                     if code != 0:
                         problems.append(("read_after_ok", f"log verify ok, then '{' '.join(args)}' exited {code}: {msg[0]}"))
             if free_before - free_bytes(work) > 256 << 20:
@@ -152,12 +167,14 @@ def main():
                 for _, text in problems:
                     print(f"      {where}: {text}", flush=True)
             shutil.rmtree(s, ignore_errors=True)
+            shutil.rmtree(advised, ignore_errors=True)
             if counts["trials"] % 100 == 0:
                 print(f"      … {counts['trials']} flips, {len(bad)} bad so far", flush=True)
     print(f"      flips: {counts['trials']} ({', '.join(f'{k} {v}' for k, v in per_kind.items())}); "
           f"log verify ok after {counts['verify_ok']}; crashes or hangs {counts['crash']}; "
-          f"reads failing after an ok verify {counts['read_after_ok']}; disks filled {counts['disk']}; "
-          f"read models damaged past log verify and repaired by rebuild {counts['repaired']}")
+          f"reads or writes failing after an ok verify {counts['read_after_ok']}; disks filled {counts['disk']}; "
+          f"read models found damaged and rebuild advised {counts['rebuild_advised']}, not repaired by it "
+          f"{counts['not_repaired']}")
     sys.exit(1 if bad else 0)
 
 

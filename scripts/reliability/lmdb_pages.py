@@ -3,6 +3,7 @@
 
     lmdb_pages.py DATA.MDB                    # one line per page in use: PAGENO KIND DATABASE
     lmdb_pages.py DATA.MDB --branch-keys DB   # the file offset of the last byte of each key of DB's branch pages
+    lmdb_pages.py DATA.MDB --nodes DB         # one line per node of DB's pages: KIND PAGE_OFFSET NODE_OFFSET KSIZE DSIZE
 
 KIND is meta, branch, leaf or overflow; DATABASE is the named database the page belongs to (`main` for the
 one that names them, `-` for the meta pages). The walk starts at the current meta page (the larger txnid)
@@ -18,13 +19,14 @@ P_BRANCH, P_LEAF, P_OVERFLOW, P_LEAF2 = 0x01, 0x02, 0x04, 0x20
 F_BIGDATA, F_SUBDATA = 0x01, 0x02
 
 
-def main(path, branch_keys_of=None):
+def main(path, branch_keys_of=None, nodes_of=None):
     data = open(path, "rb").read()
     psize = struct.unpack_from("<I", data, 40)[0]
     metas = [(struct.unpack_from("<Q", data, base + 144)[0], base) for base in (0, psize)]
     _, base = max(metas)
     pages = {0: ("meta", "-"), 1: ("meta", "-")}
     keys = []
+    nodes = []
     last = struct.unpack_from("<Q", data, base + 136)[0]
 
     def walk(root, name):
@@ -46,6 +48,8 @@ def main(path, branch_keys_of=None):
             for i in range((lower - 16) // 2):
                 node = off + struct.unpack_from("<H", data, off + 16 + 2 * i)[0]
                 lo, hi, nflags, ksize = struct.unpack_from("<HHHH", data, node)
+                if name == nodes_of:
+                    nodes.append(f"{pages[pgno][0]} {off} {node} {ksize} {lo | hi << 16}")
                 if flags & P_BRANCH:
                     stack.append(lo | hi << 16 | nflags << 32)
                     if name == branch_keys_of and ksize > 0:
@@ -66,6 +70,9 @@ def main(path, branch_keys_of=None):
     main_root = struct.unpack_from("<Q", data, base + 16 + 24 + 48 + 40)[0]
     if main_root != 0xFFFFFFFFFFFFFFFF:
         walk(main_root, "main")
+    if nodes_of is not None:
+        print("\n".join(nodes))
+        return
     if branch_keys_of is not None:
         for offset in keys:
             print(offset)
@@ -76,4 +83,5 @@ def main(path, branch_keys_of=None):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--branch-keys" else None)
+    option = sys.argv[2] if len(sys.argv) > 3 else None
+    main(sys.argv[1], sys.argv[3] if option == "--branch-keys" else None, sys.argv[3] if option == "--nodes" else None)

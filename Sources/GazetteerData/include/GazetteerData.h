@@ -10,4 +10,7 @@ const unsigned char *veritrail_gazetteer_tsv(size_t *size);
 /// The countries' TSV, Sources/Geocoding/Resources/countries.tsv, likewise.
 const unsigned char *veritrail_countries_tsv(size_t *size);
 
+/// The first-level regions' TSV, Sources/Geocoding/Resources/regions.tsv, likewise.
+const unsigned char *veritrail_regions_tsv(size_t *size);
+
 #endif

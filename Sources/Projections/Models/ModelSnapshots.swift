@@ -32,7 +32,23 @@ extension Models {
                 sink.varint(UInt64(value.count)); sink.bytes.append(contentsOf: value)
             }
         }
-        try tables.put(.snapshots, seq.bigEndianBytes, sink.bytes)
+        let key = seq.bigEndianBytes
+        try tables.put(.snapshots, key, SealedValue.seal(key: key, sink.bytes))
+    }
+
+    /// Calls `body` with each entry of a snapshot's `bytes` (without its check) and its table, in order.
+    static func forEachEntry(ofSnapshot bytes: UnsafeRawBufferPointer,
+                             _ body: (ModelTable, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        var source = BinaryFieldSource(bytes: bytes)
+        for table in snapshotTables {
+            let count = try source.varint("entries")
+            for _ in 0..<count {
+                let key = try source.rawBytes("key")
+                let value = try source.rawBytes("value")
+                try body(table, key, value)
+            }
+        }
+        guard source.position == bytes.count else { throw FieldError(path: "snapshot", rule: "bytes after its last entry") }
     }
 
     /// The seq of the last snapshot at or before `seq` (nil: none).
@@ -50,17 +66,13 @@ extension Models {
     /// snapshot of the store), filled with that snapshot.
     public static func replaying(over stored: Models, fromSnapshot seq: UInt64, log: any RecordedScans) throws -> Models {
         let memory = MemoryTables()
-        try stored.tables.withValue(.snapshots, seq.bigEndianBytes) { bytes in
+        let key = seq.bigEndianBytes
+        try stored.tables.withValue(.snapshots, key) { bytes in
             guard let bytes else { throw FieldError(path: "snapshot \(seq)", rule: "missing from the read models") }
-            var source = BinaryFieldSource(bytes: bytes)
-            for table in snapshotTables {
-                let count = try source.varint("entries")
-                for _ in 0..<count {
-                    let key = Array(try source.rawBytes("key"))
-                    let value = Array(try source.rawBytes("value"))
-                    try memory.put(table, key, value)
-                }
+            guard key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: bytes) }) else {
+                throw FieldError(path: "snapshot \(seq)", rule: "damaged (its check does not match): run `veritrail rebuild`")
             }
+            try forEachEntry(ofSnapshot: SealedValue.body(bytes)) { table, key, value in try memory.put(table, Array(key), Array(value)) }
         }
         return Models(tables: ReplayTables(stored: stored.tables, memory: memory), scans: log,
                       scanList: BorrowedScanList(reportsThrough: seq), indexing: false)

@@ -143,13 +143,20 @@ public struct ScanRow: Sendable, Equatable {
         at = header.at
         actor = String(decoding: header.actor, as: UTF8.self)
         self.scan = try scan(header.seq)
-        seenBefore = Int(try s.varint("seenBefore"))
-        let stored = try s.optionalObject("report") { (s: inout BinaryFieldSource) throws(FieldError) in
-            Report(seq: header.reportSeq, reason: try s.choice("reason", ReportReason.self),
+        let tail = try ScanRow.decodeTail(&s, reportSeq: header.reportSeq)
+        seenBefore = tail.seenBefore
+        report = header.isReported ? tail.report : nil
+    }
+
+    /// Decodes what follows a stored row's header (`appendTail`): `seenBefore` and the report.
+    static func decodeTail(_ s: inout BinaryFieldSource, reportSeq: UInt64) throws(FieldError) -> (seenBefore: Int, report: Report?) {
+        let seenBefore = Int(try s.varint("seenBefore"))
+        let report = try s.optionalObject("report") { (s: inout BinaryFieldSource) throws(FieldError) in
+            Report(seq: reportSeq, reason: try s.choice("reason", ReportReason.self),
                    message: try s.optionalString("message", .code), at: Timestamp(microseconds: try s.signed("at")),
                    by: try s.raw("by"))
         }
-        report = header.isReported ? stored : nil
+        return (seenBefore, report)
     }
 }
 

@@ -118,7 +118,7 @@ struct IndexedSearch {
             var union: ChunkBits?
             try models.tables.forEach(.search, prefix: SearchIndex.trigramPrefix(SearchIndex.trigram | flag, needle[0], needle[1], chunk: chunk)) { _, value in
                 if union == nil { union = ChunkBits() }
-                union!.or(container: value)
+                union!.or(container: SealedValue.body(value))
                 return true
             }
             return union
@@ -139,6 +139,6 @@ struct IndexedSearch {
     }
 
     private func set(_ key: [UInt8]) throws -> ChunkBits? {
-        try models.tables.withValue(.search, key) { $0.map { ChunkBits(container: $0) } }
+        try models.tables.withValue(.search, key) { $0.map { ChunkBits(container: SealedValue.body($0)) } }
     }
 }

@@ -4,165 +4,70 @@ import Domain
 /// scan adds its ordinal to the sets of its grams and labels, a report adds it to the sets of its message's
 /// grams.
 ///
-/// The members of the chunk new scans go to are held (`ChunkPostings`) and written when the list moves on to
+/// The members of the chunk new scans go to are held (`ChunkPostings`, on a thread of its own: `GramWorker`;
+/// this thread only copies each scan's text into a batch for it) and written when the list moves on to
 /// the next chunk or when the write ends (`write`): an import or a rebuild writes each set of a chunk once,
 /// appended at the end of the table without a read (a chunk begun in this write is stored nowhere yet, and
 /// its keys sort after every stored one), while one appended event reads, merges and writes the few sets of
 /// its chunk it touches. A message reported on a scan of an earlier chunk is held apart (`late`) and merged
 /// into the stored sets when the write ends.
 final class SearchIndexWriter {
-    /// The members held for one chunk: a bitmap of the chunk's scans per set (`ChunkBits.words` words), the
-    /// set of a gram found by its slot (a table for the unigrams, open addressing for the trigrams), made
-    /// into stored containers when written (`forEachSet`).
-    ///
-    /// Why bitmaps: adding a member is setting a bit (a scan's grams need no check for repeats, nor a
-    /// message's members for order), and writing a set reads its 256 words once, where a buffer of entries
-    /// sorted at the end costs a pass over every member and twice the memory (a chunk of the bench's log
-    /// has about 7,500 sets: 15 MB of bits against 3.2 million entries). Why pointers: this is the hot loop of
-    /// keeping the index (about 400 grams a scan); arrays held by a class pay a uniqueness check and a
-    /// dynamic exclusivity check for every member added. One is made per write and reused chunk to chunk.
-    private final class ChunkPostings {
-        private(set) var chunk: UInt32 = 0
-        /// Whether no scan of the chunk was stored before this write: its sets are appended without a read.
-        private(set) var fresh = false
-        /// Trigram → slot + 1, by open addressing (never more than half full: `slotLimit`).
-        private let keys: UnsafeMutablePointer<UInt32>
-        private let slotOfKey: UnsafeMutablePointer<UInt16>
-        /// Unigram (a byte, and 256 more for the message's) → slot + 1 (0: none yet).
-        private let unigramSlots: UnsafeMutablePointer<UInt16>
-        /// The bitmaps, `slotLimit` of them reserved (the pages of those never used are never touched).
-        private let bits: UnsafeMutablePointer<UInt64>
-        /// What each slot stands for.
-        private(set) var slotKeys: [SlotKey] = []
-        private var categorySlots: [String: Int] = [:]
-        private var actorSlots: [String: Int] = [:]
-        private var counterfeitSlot: Int?
+    /// One scan's text (or a report's message) as the writer hands it to the worker, in a batch of bytes:
+    /// `[offset 2][flag 1][labels 1][text count 4][category count 4][actor count 4][text][category][actor]`,
+    /// `labels` being 0 for a message (no labels), else 2 plus 1 for a counterfeit scan.
+    struct Record {
+        let offset: Int
+        let flag: UInt8
+        let text: UnsafeRawBufferPointer
+        let labels: (counterfeit: Bool, category: UnsafeRawBufferPointer, actor: UnsafeRawBufferPointer)?
+        let end: Int
 
-        enum SlotKey { case gram(UInt32), label([UInt8]) }
-
-        /// Words from one bitmap to the next: one cache line more than a bitmap, so that the same word of
-        /// every bitmap (a scan's members) does not fall in the same few sets of the cache, as it does 2 KiB
-        /// apart (`perf` put 70 % of adding a scan on that one instruction).
-        static let stride = ChunkBits.words + 8
-        static let tableSize = 1 << 15
-        /// How many sets a chunk's held members may have, at 2 KiB each (a chunk of the bench's log has about
-        /// 7,500): the writer writes the chunk when the next scan might need more.
-        static let slotLimit = tableSize / 2
-
-        init() {
-            keys = .allocate(capacity: ChunkPostings.tableSize)
-            keys.initialize(repeating: 0, count: ChunkPostings.tableSize)
-            slotOfKey = .allocate(capacity: ChunkPostings.tableSize)
-            unigramSlots = .allocate(capacity: 512)
-            unigramSlots.initialize(repeating: 0, count: 512)
-            bits = .allocate(capacity: ChunkPostings.slotLimit * ChunkPostings.stride)
+        init(_ bytes: UnsafeRawBufferPointer, at start: Int) {
+            offset = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt16.self)))
+            flag = bytes[start + 2]
+            let labelByte = bytes[start + 3]
+            let textCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self)))
+            let categoryCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)))
+            let actorCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 12, as: UInt32.self)))
+            var at = start + 16
+            text = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + textCount)])
+            at += textCount
+            let category = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + categoryCount)])
+            at += categoryCount
+            let actor = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + actorCount)])
+            at += actorCount
+            labels = labelByte & 2 != 0 ? (labelByte & 1 != 0, category, actor) : nil
+            end = at
         }
 
-        deinit {
-            keys.deallocate(); slotOfKey.deallocate(); unigramSlots.deallocate(); bits.deallocate()
-        }
-
-        /// Empties the postings for `chunk`.
-        func reset(chunk: UInt32, fresh: Bool) {
-            self.chunk = chunk
-            self.fresh = fresh
-            if !slotKeys.isEmpty {
-                keys.update(repeating: 0, count: ChunkPostings.tableSize)
-                unigramSlots.update(repeating: 0, count: 512)
-            }
-            slotKeys.removeAll(keepingCapacity: true)
-            categorySlots.removeAll(keepingCapacity: true)
-            actorSlots.removeAll(keepingCapacity: true)
-            counterfeitSlot = nil
-        }
-
-        var isEmpty: Bool { slotKeys.isEmpty }
-
-        /// Whether a slot can be made for every gram of a text of `count` bytes (two a byte at most) and a
-        /// scan's three labels.
-        func hasRoom(forTextOf count: Int) -> Bool { slotKeys.count + 2 * count + 3 <= ChunkPostings.slotLimit }
-
-        private func newSlot(_ key: SlotKey) -> Int {
-            let slot = slotKeys.count
-            slotKeys.append(key)
-            (bits + slot * ChunkPostings.stride).initialize(repeating: 0, count: ChunkBits.words)
-            return slot
-        }
-
-        /// Adds `offset` to the sets of the grams of `text` (lower-cased fields, each followed by a 0 byte), of
-        /// the kinds `flag` says (`SearchIndex`).
-        func add(_ offset: Int, text: UnsafeRawBufferPointer, flag: UInt8) {
-            let keys = keys, slotOfKey = slotOfKey, bits = bits, mask = ChunkPostings.tableSize - 1
-            let unigrams = unigramSlots + (flag == 0 ? 0 : 256)
-            let word = offset >> 6, bit = UInt64(1) << UInt64(offset & 63)
-            let uni = UInt32(SearchIndex.unigram | flag) << 24, tri = UInt32(SearchIndex.trigram | flag) << 24
-            let n = text.count
-            var i = 0
-            while i < n {
-                let b0 = text[i]
-                i += 1
-                if b0 == 0 { continue }
-                var slot = Int(unigrams[Int(b0)]) - 1
-                if slot < 0 {
-                    slot = newSlot(.gram(uni | UInt32(b0) << 16))
-                    unigrams[Int(b0)] = UInt16(slot + 1)
+        static func append(offset: Int, flag: UInt8, text: UnsafeRawBufferPointer,
+                           labels: (counterfeit: Bool, category: String, actor: String)?, to batch: inout [UInt8]) {
+            var category = labels?.category ?? "", actor = labels?.actor ?? ""
+            category.withUTF8 { c in
+                actor.withUTF8 { a in
+                    withUnsafeBytes(of: UInt16(offset).littleEndian) { batch.append(contentsOf: $0) }
+                    batch.append(flag)
+                    batch.append(labels.map { $0.counterfeit ? 3 : 2 } ?? 0)
+                    withUnsafeBytes(of: UInt32(text.count).littleEndian) { batch.append(contentsOf: $0) }
+                    withUnsafeBytes(of: UInt32(c.count).littleEndian) { batch.append(contentsOf: $0) }
+                    withUnsafeBytes(of: UInt32(a.count).littleEndian) { batch.append(contentsOf: $0) }
+                    batch.append(contentsOf: text)
+                    batch.append(contentsOf: c)
+                    batch.append(contentsOf: a)
                 }
-                bits[slot * ChunkPostings.stride + word] |= bit
-                guard i < n, text[i] != 0 else { continue }
-                let b2 = i + 1 < n ? text[i + 1] : 0
-                // Never 0, the table's empty place: the kind's byte is not.
-                let gram = tri | UInt32(b0) << 16 | UInt32(text[i]) << 8 | UInt32(b2)
-                var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
-                while true {
-                    let k = keys[h]
-                    if k == gram { slot = Int(slotOfKey[h]); break }
-                    if k == 0 {
-                        slot = newSlot(.gram(gram))
-                        keys[h] = gram
-                        slotOfKey[h] = UInt16(slot)
-                        break
-                    }
-                    h = (h + 1) & mask
-                }
-                bits[slot * ChunkPostings.stride + word] |= bit
-            }
-        }
-
-        /// Adds `offset` to the sets of a scan's labels.
-        func add(_ offset: Int, counterfeit: Bool, category: String, actor: String) {
-            let word = offset >> 6, bit = UInt64(1) << UInt64(offset & 63)
-            if counterfeit {
-                let slot = counterfeitSlot ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.counterfeit, [])))
-                counterfeitSlot = slot
-                bits[slot * ChunkPostings.stride + word] |= bit
-            }
-            let c = categorySlots[category] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.category, category.utf8)))
-            categorySlots[category] = c
-            bits[c * ChunkPostings.stride + word] |= bit
-            let a = actorSlots[actor] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8)))
-            actorSlots[actor] = a
-            bits[a * ChunkPostings.stride + word] |= bit
-        }
-
-        /// Calls `body` with each set's key and its bits, in key order.
-        func forEachSet(_ body: ([UInt8], UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
-            let keys: [[UInt8]] = slotKeys.map { key in
-                switch key {
-                case .gram(let gram): SearchIndex.key(gram: gram, chunk: chunk)
-                case .label(let label): SearchIndex.key(labelPrefix: label, chunk: chunk)
-                }
-            }
-            let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
-            for slot in order {
-                try body(keys[slot], UnsafeBufferPointer(start: bits + slot * ChunkPostings.stride, count: ChunkBits.words))
             }
         }
     }
 
-    /// The postings of the chunk new scans go to (nil until the first scan or message of this write).
-    private var held: ChunkPostings?
-    /// Whether `held` holds a chunk's members.
-    private var holding = false
+    /// How many bytes of records go to the worker at once.
+    static let batchBytes = 1 << 17
+
+    /// Makes the sets of the chunk new scans go to (nil until the first scan of this write).
+    private var worker: GramWorker?
+    /// The chunk the worker holds.
+    private var heldChunk: UInt32?
+    /// Records not yet handed to the worker.
+    private var batch: [UInt8] = []
     /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
     /// (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
@@ -173,84 +78,99 @@ final class SearchIndexWriter {
 
     init() {}
 
-    private func postings(for chunk: UInt32, fresh: @autoclosure () -> Bool, to tables: any ModelTables) throws -> ChunkPostings {
-        let postings = held ?? ChunkPostings()
-        held = postings
-        if holding && postings.chunk == chunk { return postings }
-        // The list has moved on: the chunk held so far gets no more scans.
-        if holding { try write(postings, to: tables) }
-        postings.reset(chunk: chunk, fresh: fresh())
-        holding = true
-        return postings
+    deinit { worker?.stop() }
+
+    /// Makes the worker hold `chunk`, storing what it finished of the chunk held before.
+    private func hold(_ chunk: UInt32, fresh: @autoclosure () -> Bool, to tables: any ModelTables) throws {
+        if heldChunk == chunk { return }
+        let worker = worker ?? GramWorker()
+        self.worker = worker
+        if heldChunk != nil {
+            // The list has moved on: the chunk held so far gets no more scans.
+            sendBatch()
+            worker.send(.finish)
+            try store(worker.takeFinished(), to: tables)
+        }
+        worker.send(.start(chunk: chunk, fresh: fresh()))
+        heldChunk = chunk
+    }
+
+    private func sendBatch() {
+        guard !batch.isEmpty, let worker else { return }
+        worker.send(.scans(batch))
+        batch = []
+        batch.reserveCapacity(SearchIndexWriter.batchBytes + 4096)
     }
 
     /// Adds scan `ordinal`: the grams of its search text (`ScanRowHeader.searchText`), whether counterfeit,
     /// its category and actor.
     func add(ordinal: UInt32, text: UnsafeRawBufferPointer, counterfeit: Bool, category: String, actor: String,
              to tables: any ModelTables) throws {
-        let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
+        let chunk = SearchIndex.chunk(of: ordinal)
         // A chunk is fresh when this write adds its first scan (ordinals start at 1).
-        let postings = try postings(for: chunk, fresh: ordinal == max(1, SearchIndex.first(of: chunk)), to: tables)
-        if !postings.hasRoom(forTextOf: text.count) { try write(postings, to: tables); postings.reset(chunk: chunk, fresh: false) }
-        if postings.hasRoom(forTextOf: text.count) {
-            postings.add(offset, text: text, flag: 0)
-        } else {
-            // A text with more grams than a chunk's sets (tens of kB): merged at the end, as a message is.
-            addLate(SearchIndex.grams(of: text), chunk: chunk, offset: offset)
-        }
-        postings.add(offset, counterfeit: counterfeit, category: category, actor: actor)
+        try hold(chunk, fresh: ordinal == max(1, SearchIndex.first(of: chunk)), to: tables)
+        Record.append(offset: SearchIndex.offset(of: ordinal), flag: 0, text: text,
+                      labels: (counterfeit, category, actor), to: &batch)
+        if batch.count >= SearchIndexWriter.batchBytes { sendBatch() }
     }
 
     /// Adds the grams of a report's message on scan `ordinal`.
     func addMessage(_ message: String, ordinal: UInt32, to tables: any ModelTables) throws {
         let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
         let text = CaseFolding.lowercasedUTF8(message)
-        if holding, let held, held.chunk == chunk, held.hasRoom(forTextOf: text.count) {
-            text.withUnsafeBytes { held.add(offset, text: $0, flag: SearchIndex.messageFlag) }
+        if heldChunk == chunk {
+            text.withUnsafeBytes { Record.append(offset: offset, flag: SearchIndex.messageFlag, text: $0, labels: nil, to: &batch) }
             return
         }
-        addLate(SearchIndex.grams(of: text, flag: SearchIndex.messageFlag), chunk: chunk, offset: offset)
-    }
-
-    private func addLate(_ grams: [UInt32], chunk: UInt32, offset: Int) {
         let shift = UInt64(SearchIndex.offsetBits)
-        for gram in grams { late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(offset)) }
+        for gram in SearchIndex.grams(of: text, flag: SearchIndex.messageFlag) {
+            late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(offset))
+        }
     }
 
     /// Writes every set held.
     func write(to tables: any ModelTables) throws {
-        if holding, let held { try write(held, to: tables) }
-        holding = false
+        if let worker, heldChunk != nil {
+            sendBatch()
+            worker.send(.finish)
+            try store(worker.waitFinished(), to: tables)
+        }
+        heldChunk = nil
         try writeLate(to: tables)
     }
 
-    private func write(_ postings: ChunkPostings, to tables: any ModelTables) throws {
-        guard !postings.isEmpty else { return }
-        if postings.fresh && checksStoredSets { return try check(postings, against: tables) }
-        try postings.forEachSet { key, bits in
-            if postings.fresh {
-                try tables.append(.search, key, ChunkBits.container(bits))
+    /// Stores the sets the worker made: a fresh chunk's appended (or compared, in a rebuild), any other's
+    /// merged into the stored sets.
+    private func store(_ chunks: [GramWorker.Finished], to tables: any ModelTables) throws {
+        for made in chunks {
+            late += made.late
+            if made.fresh && checksStoredSets {
+                try check(made, against: tables)
+            } else if made.fresh {
+                for (key, value) in made.sets { try tables.append(.search, key, value) }
             } else {
-                let value = try tables.withValue(.search, key) { stored in
-                    var merged = ChunkBits()
-                    merged.words = Array(bits)
-                    if let stored { merged.or(container: stored) }
-                    return merged.container()
+                for (key, value) in made.sets {
+                    let merged = try tables.withValue(.search, key) { stored in
+                        guard let stored else { return value }
+                        var bits = ChunkBits()
+                        value.withUnsafeBytes { bits.or(container: SealedValue.body($0)) }
+                        bits.or(container: SealedValue.body(stored))
+                        return SealedValue.seal(key: key, bits.container())
+                    }
+                    try tables.put(.search, key, merged)
                 }
-                try tables.put(.search, key, value)
             }
         }
     }
 
-    /// Writes the sets of `postings` (a whole chunk) that differ from the stored ones, and deletes the stored
+    /// Writes the sets of `made` (a whole chunk) that differ from the stored ones, and deletes the stored
     /// sets of its chunk that it does not have.
-    private func check(_ postings: ChunkPostings, against tables: any ModelTables) throws {
-        var computed: [(key: [UInt8], value: [UInt8])] = []
-        postings.forEachSet { key, bits in computed.append((key, ChunkBits.container(bits))) }
+    private func check(_ made: GramWorker.Finished, against tables: any ModelTables) throws {
+        let computed = made.sets
         var differing: [(key: [UInt8], value: [UInt8])] = []
         var stale: [[UInt8]] = []
         var next = 0
-        try tables.forEach(.search, prefix: SearchIndex.chunkBytes(postings.chunk)) { key, value in
+        try tables.forEach(.search, prefix: SearchIndex.chunkBytes(made.chunk)) { key, value in
             if key == SearchIndex.readyKey { return true }
             while next < computed.count, computed[next].key.lexicographicallyPrecedes(key) {
                 differing.append(computed[next])
@@ -284,7 +204,7 @@ final class SearchIndexWriter {
             }
             let key = SearchIndex.key(gram: UInt32(truncatingIfNeeded: group), chunk: UInt32(truncatingIfNeeded: group >> 32))
             let (value, same) = try tables.withValue(.search, key) { stored in
-                let value = ChunkBits.container(merging: offsets, into: stored)
+                let value = SealedValue.seal(key: key, ChunkBits.container(merging: offsets, into: stored.map(SealedValue.body)))
                 return (value, stored.map { value.elementsEqual($0) } ?? false)
             }
             if !same { try tables.put(.search, key, value) }

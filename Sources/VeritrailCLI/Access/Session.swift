@@ -38,9 +38,16 @@ struct Session {
         Session.report(global, appended, sentence)
     }
 
-    static func report(_ global: GlobalOptions, _ appended: [AppendedEvent], _ sentence: String) {
+    /// `member`, when it gives one, is added to the `--json` answer of a write that wrote (`register`'s and
+    /// `account update`'s `placement`).
+    static func report(_ global: GlobalOptions, _ appended: [AppendedEvent], _ sentence: String,
+                       member: () -> (String, JSONValue)? = { nil }) {
         let already = Answers.alreadyRecorded(appended)
         if global.json {
+            if !already, let (key, value) = member(), case .object(var answer) = Answers.events(appended) {
+                _ = answer.updateValue(value, forKey: key)
+                return Output.json(.object(answer))
+            }
             Output.json(Answers.events(appended))
         } else if already, let last = appended.last {
             Output.print("already recorded (seq \(last.seq), event \(appended[0].id)): nothing written")
@@ -56,6 +63,7 @@ extension Session {
     /// with the sentence `said` makes for the actor. With `--server`, the same write is `remote`'s request.
     static func write(_ global: GlobalOptions, passcodeStdin: Bool, retry: RetryOptions, words: CommandWords,
                       said: (_ actor: String) -> String, remote: (_ actor: String) -> RemoteWrite,
+                      member: () -> (String, JSONValue)? = { nil },
                       _ call: (Session, _ actor: String) throws -> [AppendedEvent]) throws {
         try runReporting {
             if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
@@ -65,7 +73,7 @@ extension Session {
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let actor = try session.actor()
             let appended = try words.run { try call(session, actor) }
-            session.report(appended, said(actor))
+            Session.report(global, appended, said(actor), member: member)
         }
     }
 }

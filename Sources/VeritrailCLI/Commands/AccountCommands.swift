@@ -123,6 +123,7 @@ struct RegisterCommand: ParsableCommand {
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let reader = PasscodeReader(fromStdin: passcodeStdin)
             let account = details.account(username, name: name, email: email, role: role)
+            var placed: JSONValue?
             let appended = try words.run {
                 try AccountDetails.naming {
                     try session.store.register(account, as: global.actingUser, newPasscode: { username in
@@ -130,10 +131,14 @@ struct RegisterCommand: ParsableCommand {
                             throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin")
                         }
                         return try reader.readNew(for: username)
-                    }, passcode: session.passcode, options: session.options, placed: Geocoder.tell)
+                    }, passcode: session.passcode, options: session.options, placed: { city, placement in
+                        placed = Geocoder.json(city, placement)
+                        Geocoder.tell(city, placement)
+                    })
                 }
             }
-            session.report(appended, "registered \(username) (\(role.rawValue))")
+            // --json: the events and, for an address, where its city was placed.
+            Session.report(global, appended, "registered \(username) (\(role.rawValue))", member: { placed.map { ("placement", $0) } })
         }
     }
 }
@@ -171,12 +176,18 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             let words = CommandWords(type: .accountUpdated, options: AccountDetails.options)
+            // --json: the events and, for a changed address, where its city was placed.
+            var placed: JSONValue?
             try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
                               said: { _ in "updated \(user)" },
-                              remote: { _ in RemoteWrite("PATCH", RemoteWrite.path("/v1/accounts/", user), details.remoteFields(name: name)) }) { session, actor in
+                              remote: { _ in RemoteWrite("PATCH", RemoteWrite.path("/v1/accounts/", user), details.remoteFields(name: name)) },
+                              member: { placed.map { ("placement", $0) } }) { session, actor in
                 try AccountDetails.naming {
                     try session.store.updateAccount(user, details.changes(name: name), as: actor, passcode: session.passcode,
-                                                    options: session.options, placed: Geocoder.tell)
+                                                    options: session.options, placed: { city, placement in
+                                                        placed = Geocoder.json(city, placement)
+                                                        Geocoder.tell(city, placement)
+                                                    })
                 }
             }
         }

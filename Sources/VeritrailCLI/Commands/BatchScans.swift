@@ -20,7 +20,7 @@ struct BatchScans {
                 let answer = try server.upload(path, to: "/v1/scans/batch", contentType: "application/x-ndjson", label: "sending scans",
                                                showProgress: !global.json, eventID: eventID)
                 let appended = try server.appended(answer)
-                return Session.report(global, appended, "recorded \(appended.count) scans in batch \(try server.batchId(of: appended))")
+                return report(appended, seen: Answers.seenBefore(in: answer), "recorded \(Self.scans(appended.count)) in batch \(try server.batchId(of: appended))")
             }
             guard let actor = global.actingUser else {
                 throw Failure.usage("who is acting? pass --as USER (or set VERITRAIL_USER)")
@@ -45,13 +45,39 @@ struct BatchScans {
             }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: eventID, mapSize: batch.mapSize)
             let appended = try words.run {
-                // The write of a large batch takes seconds: say so on the terminal while it runs, then clear it.
-                let status = !global.json && Output.stderrIsTerminal
-                if status { Output.prompt("recording \(batch.count) scans in one write…") }
-                defer { if status { Output.prompt("\r\u{1B}[K") } }
-                return try session.store.scan(batch: batch, as: actor, passcode: session.passcode, options: session.options)
+                // The write of a large batch takes seconds: a bar on the terminal counts the scans appended,
+                // then says the commit is being written; cleared when it ends. Nothing when stderr is not a terminal.
+                let bar = Progress(label: "recording scans", total: batch.count, unit: "scans",
+                                   enabled: !global.json && Output.stderrIsTerminal)
+                defer { bar.finish() }
+                return try session.store.scan(batch: batch, as: actor, passcode: session.passcode, options: session.options,
+                                              progress: { bar.tick($0) })
             }
-            session.report(appended, "recorded \(appended.count) scans in batch \(batch.batchId)")
+            let seen = Answers.alreadyRecorded(appended) ? [] : try session.store.seenBefore(inBatch: appended)
+            report(appended, seen: seen, "recorded \(Self.scans(appended.count)) in batch \(batch.batchId)")
         }
+    }
+
+    /// The answer: `--json`'s events with the scans seen before (`Answers.batch`), or the sentence and, unless
+    /// the batch was recorded already, which codes were seen before.
+    private func report(_ appended: [AppendedEvent], seen: [SeenBeforeScan], _ sentence: String) {
+        if global.json { return Output.json(Answers.batch(appended, seen: seen)) }
+        Session.report(global, appended, sentence)
+        if !Answers.alreadyRecorded(appended) { for line in Self.seenLines(seen) { Output.print(line) } }
+    }
+
+    /// `1 scan`, `2 scans`.
+    static func scans(_ count: Int) -> String { count == 1 ? "1 scan" : "\(count) scans" }
+
+    /// How many of the batch's codes were seen before (projections.md §1 `seenBefore`), and the first of
+    /// them: a code scanned before is worth a second look.
+    static func seenLines(_ seen: [SeenBeforeScan], listed: Int = 10) -> [String] {
+        guard !seen.isEmpty else { return ["no code of the batch was seen before"] }
+        var lines = ["\(seen.count) scan\(seen.count == 1 ? "'s code was" : "s' codes were") seen before (worth a second look):"]
+        for scan in seen.prefix(listed) {
+            lines.append("  \(scan.code)  seen \(scan.seenBefore) time\(scan.seenBefore == 1 ? "" : "s") before  (scan \(scan.scanId))")
+        }
+        if seen.count > listed { lines.append("  … and \(seen.count - listed) more (`veritrail scan --batch … --json` lists them all)") }
+        return lines
     }
 }

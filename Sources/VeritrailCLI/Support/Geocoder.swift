@@ -20,18 +20,48 @@ enum Geocoder {
         "note: could not place \"\(Escaped.text(city))\" in the gazetteer: the address is kept without geo"
     }
 
-    /// The line that says where the city was placed: `placed "Paris" at Paris, France (48.85341, 2.3488)`,
-    /// followed, for a guess, by the places of similar size it could also be.
+    /// A placement for `--json`: `{"city", "placed": true, "name", "region"?, "regionCode"?, "country", "countryCode",
+    /// "lat", "lng", "rivals": [{"name", "region"?, "regionCode"?, "country", "countryCode", "population"}],
+    /// "leftAside": [part…]}`, or `{"city", "placed": false}` for a city kept without geo.
+    static func json(_ city: String, _ placement: CityPlacement) -> JSONValue {
+        guard case let .placed(place, rivals) = placement else { return J.object([("city", J.string(city)), ("placed", J.bool(false))]) }
+        func named(_ p: GazetteerPlace) -> [(String, JSONValue)] {
+            [("name", J.string(p.name))] + (p.region.map { [("region", J.string($0))] } ?? [])
+                + (p.regionCode.map { [("regionCode", J.string($0))] } ?? [])
+                + [("country", J.string(p.country)), ("countryCode", J.string(p.countryCode))]
+        }
+        let coordinates: [(String, JSONValue)] = [("lat", JSONNumber(place.latitude).map(JSONValue.number) ?? .null),
+                                                  ("lng", JSONNumber(place.longitude).map(JSONValue.number) ?? .null)]
+        return J.object([("city", J.string(city)), ("placed", J.bool(true))] + named(place) + coordinates + [
+            ("rivals", J.array(rivals.map { J.object(named($0) + [("population", J.int($0.population))]) })),
+            ("leftAside", J.array(place.leftAside.map(J.string))),
+        ])
+    }
+
+    /// `Paris, Texas, United States`: the place, its region when the gazetteer knows it, its country.
+    static func label(_ p: GazetteerPlace) -> String {
+        [p.name, p.region, p.country].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// The line that says where the city was placed: `placed "Paris" at Paris, Île-de-France, France (48.85341,
+    /// 2.3488)`, followed by a note for parts that were left aside and, for a guess, the places of similar size
+    /// it could also be and how to say which.
     private static func describe(_ query: String, _ place: GazetteerPlace, rivals: [GazetteerPlace]) -> String {
-        func label(_ p: GazetteerPlace) -> String { "\(p.name), \(p.country)" }
         var line = "placed \"\(Escaped.text(query))\" at \(label(place)) (\(place.latitude), \(place.longitude))"
+        if !place.leftAside.isEmpty {
+            let parts = place.leftAside.map { "\"\(Escaped.text($0))\"" }.joined(separator: ", ")
+            line += "\nnote: \(parts) names no country or region the gazetteer knows: left aside, check the place"
+        }
         if !rivals.isEmpty {
             let others = rivals.prefix(3).map { "\(label($0)) (\($0.population) people)" }.joined(separator: "; ")
             line += "\nnote: not sure: places of similar size bear that name too: \(others)."
-            // A country helps only when the places are in different countries (the gazetteer has no regions).
-            line += rivals.contains { $0.countryCode != place.countryCode }
-                ? " Say which with \"City, Country\" or --country"
-                : " The most populous was taken"
+            if rivals.contains(where: { $0.countryCode != place.countryCode }) {
+                line += " Say which with \"City, Country\" or --country"
+            } else if let code = place.regionCode, rivals.contains(where: { $0.regionCode != place.regionCode }) {
+                line += " Say which with \"City, Region\" (\"\(place.name), \(code)\")"
+            } else {
+                line += " The most populous was taken"
+            }
         }
         return line
     }
