@@ -161,11 +161,15 @@ public final class Store: @unchecked Sendable {
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
         do {
-            return RebuildSummary(events: try rebuild(keepingScanList: true, progress: progress), rewroteScanList: false)
+            do {
+                return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: true, progress: progress), rewroteScanList: false)
+            } catch is DamagedSearchIndex {
+                return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: false, progress: progress), rewroteScanList: false)
+            }
         } catch {
             // A stale list, or one too damaged to read. An error that has nothing to do with the list comes
             // back from the second attempt.
-            return RebuildSummary(events: try rebuild(keepingScanList: false, progress: progress), rewroteScanList: true)
+            return RebuildSummary(events: try rebuild(keepingScanList: false, keepingIndex: false, progress: progress), rewroteScanList: true)
         }
     }
 
@@ -180,15 +184,23 @@ public final class Store: @unchecked Sendable {
     /// The stored scan list is not the one the log gives (see `rebuild`).
     private struct StaleScanList: Error {}
 
+    /// The stored search index has a damaged page or set (see `rebuild`).
+    private struct DamagedSearchIndex: Error {}
+
     /// Applies every event of the log to the models, in one transaction, every table emptied but the scan
     /// list when it is kept.
-    private func rebuild(keepingScanList: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
-        // The search index is kept and compared too when it is of the current form and its pages and sets are
-        // sound (`log verify`'s audit of that one table): a set a rebuild writes must not go into a damaged page.
-        let indexSound = try keepingScanList && searchIndexPagesAreSound()
-        return try log.environment.write { txn in
+    ///
+    /// The search index is kept with the list when it is of the current form (`SearchIndex.readyKey`) and
+    /// every page and set of it is sound (`log verify`'s audit of that one table, whose sets carry a check
+    /// of their bytes: `SealedValue`), made on a thread of its own meanwhile: the index is made from the
+    /// rows of the list, which the rebuild finds to be the log's, so a sound index is the one they give and
+    /// is neither made again nor read set by set. When the audit finds damage the rebuild runs again with
+    /// the index emptied and made again (`keepingIndex` false).
+    private func rebuild(keepingScanList: Bool, keepingIndex: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
+        try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
-            let keepsIndex = try indexSound && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
+            let keepsIndex = try keepingScanList && keepingIndex
+                && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
             let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
             let codes = try tables.count(.codes)
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
@@ -205,7 +217,9 @@ public final class Store: @unchecked Sendable {
             let checked = keepingScanList ? CheckedScanList(codes: codes) : nil
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
             models.snapshotInterval = snapshotInterval
-            if keepsIndex { models.checkStoredSearchIndex() }
+            if keepsIndex { models.keepStoredSearchIndex() }
+            let storedIndex = keepsIndex ? Pipeline<Bool> { [self] emit in _ = emit(try searchIndexPagesAreSound()) } : nil
+            defer { storedIndex?.cancel() }
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.
             // A list whose leaves sum right but whose branch keys a lookup can not follow (a damaged page that
@@ -221,6 +235,7 @@ public final class Store: @unchecked Sendable {
             defer { storedScanList?.cancel() }
             let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
             if let storedScanList, let checked, try storedScanList.next()?.take() != checked.digest { throw StaleScanList() }
+            if let storedIndex, try storedIndex.next()?.take() != true { throw DamagedSearchIndex() }
             if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
             try models.markSearchIndexReady()
             try models.flush()

@@ -149,9 +149,8 @@ import TestSupport
         for q in queries.suffix(3) { try SearchIndexTests.expectSame(store, q, asOf: nil) }
     }
 
-    /// A rebuild keeps a sound index of the current form and compares it with the log's, writing only what
-    /// differs: a wrong set (whose check matches: no flipped bit, a wrong write), a missing one and one the
-    /// log does not give are mended.
+    /// A rebuild keeps a sound index of the current form as it is, and makes a damaged one again (keeping
+    /// the scan list): a set whose check does not match its bytes, and one of a kind the index does not have.
     @Test func aRebuildMendsADamagedIndex() throws {
         var rng = SystemRandomNumberGenerator()
         let lines = SearchIndexTests.log(scans: 2_000, rng: &rng)
@@ -168,21 +167,36 @@ import TestSupport
         try store.log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
             let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
-            try tables.put(.search, e, SealedValue.seal(key: e, [1, 0, 2, 0]))
-            try tables.delete(.search, SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "r")), chunk: 0))
-            let zzq = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "z"), UInt8(ascii: "z"), UInt8(ascii: "q")), chunk: 0)
-            try tables.put(.search, zzq, SealedValue.seal(key: zzq, [5, 0]))
+            try tables.put(.search, e, [1, 0, 2, 0])
+            let odd = SearchIndex.chunkBytes(0) + [0x7F, 1, 2, 3]
+            try tables.put(.search, odd, SealedValue.seal(key: odd, [5, 0]))
         }
         let damaged = try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
-            var q = HistoryQuery(); q.search = "zzq"
+            var q = HistoryQuery(); q.search = "e"
             return try q.answer(context, viewer: nil, path: .index)
         }
         #expect(damaged != (try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
-            var q = HistoryQuery(); q.search = "zzq"
+            var q = HistoryQuery(); q.search = "e"
             return try q.answer(context, viewer: nil, path: .rows)
         }), "the damage shows before the rebuild")
+        #expect(try store.auditPages()?.rebuildRepairs == true)
         let summary = try store.rebuild()
         #expect(!summary.rewroteScanList)
+        #expect(try store.auditPages() == nil)
+        try expectAllSame()
+        // A sound index is kept as it is.
+        func sets() throws -> [[UInt8]] {
+            try store.log.environment.read { txn in
+                var all: [[UInt8]] = []
+                try StoredTables(transaction: txn, databases: store.modelDatabases).forEach(.search, prefix: []) { key, value in
+                    all.append(key + Array(value)); return true
+                }
+                return all
+            }
+        }
+        let before = try sets()
+        try store.rebuild()
+        #expect(try sets() == before)
         try expectAllSame()
     }
 }

@@ -204,10 +204,10 @@ public final class Models: RuleState {
         try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
     }
 
-    /// Makes a rebuild compare the search index it computes with the stored one, writing only what differs
-    /// (the stored index must be of the current form: `searchIndexIsReady`).
-    public func checkStoredSearchIndex() {
-        searchIndex?.checksStoredSets = true
+    /// Makes a rebuild keep the stored search index as it is, adding no scan to it (the index must be of the
+    /// current form, `searchIndexIsReady`, and sound: `Store.rebuild`).
+    public func keepStoredSearchIndex() {
+        searchIndex?.keepsStoredSets = true
     }
 
     /// Marks the search index as holding every scan: a new store's first write, and a rebuild.

@@ -18,7 +18,7 @@ enum ScansProjector {
             place.ofActor = UInt32(s.total)
         }
         try models.update(scan.actor, scan.at.month) { $0.scans += 1 }
-        guard let index = models.searchIndex else { return try models.scanList.add(row, seq: seq, place: place, in: models) }
+        guard let index = models.searchIndex, !index.keepsStoredSets else { return try models.scanList.add(row, seq: seq, place: place, in: models) }
         let prepared = row()
         try models.scanList.add({ prepared }, seq: seq, place: place, in: models)
         try prepared.withHeaderAndScanId { header, _ in

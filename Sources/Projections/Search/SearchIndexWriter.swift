@@ -71,10 +71,9 @@ final class SearchIndexWriter {
     /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
     /// (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
-    /// Whether a chunk begun in this write is compared with the stored one instead of appended: a rebuild
-    /// that keeps the stored index (`Models.checkStoredSearchIndex`) writes only the sets that differ and
-    /// deletes those the log does not give, so that a sound index costs a read, not a write of its pages.
-    var checksStoredSets = false
+    /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
+    /// index (`Models.keepStoredSearchIndex`), which costs it neither the grams nor a write of its pages.
+    var keepsStoredSets = false
 
     init() {}
 
@@ -106,6 +105,7 @@ final class SearchIndexWriter {
     /// its category and actor.
     func add(ordinal: UInt32, text: UnsafeRawBufferPointer, counterfeit: Bool, category: String, actor: String,
              to tables: any ModelTables) throws {
+        if keepsStoredSets { return }
         let chunk = SearchIndex.chunk(of: ordinal)
         // A chunk is fresh when this write adds its first scan (ordinals start at 1).
         try hold(chunk, fresh: ordinal == max(1, SearchIndex.first(of: chunk)), to: tables)
@@ -116,6 +116,7 @@ final class SearchIndexWriter {
 
     /// Adds the grams of a report's message on scan `ordinal`.
     func addMessage(_ message: String, ordinal: UInt32, to tables: any ModelTables) throws {
+        if keepsStoredSets { return }
         let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
         let text = CaseFolding.lowercasedUTF8(message)
         if heldChunk == chunk {
@@ -144,9 +145,7 @@ final class SearchIndexWriter {
     private func store(_ chunks: [GramWorker.Finished], to tables: any ModelTables) throws {
         for made in chunks {
             late += made.late
-            if made.fresh && checksStoredSets {
-                try check(made, against: tables)
-            } else if made.fresh {
+            if made.fresh {
                 for (key, value) in made.sets { try tables.append(.search, key, value) }
             } else {
                 for (key, value) in made.sets {
@@ -161,32 +160,6 @@ final class SearchIndexWriter {
                 }
             }
         }
-    }
-
-    /// Writes the sets of `made` (a whole chunk) that differ from the stored ones, and deletes the stored
-    /// sets of its chunk that it does not have.
-    private func check(_ made: GramWorker.Finished, against tables: any ModelTables) throws {
-        let computed = made.sets
-        var differing: [(key: [UInt8], value: [UInt8])] = []
-        var stale: [[UInt8]] = []
-        var next = 0
-        try tables.forEach(.search, prefix: SearchIndex.chunkBytes(made.chunk)) { key, value in
-            if key == SearchIndex.readyKey { return true }
-            while next < computed.count, computed[next].key.lexicographicallyPrecedes(key) {
-                differing.append(computed[next])
-                next += 1
-            }
-            if next < computed.count, computed[next].key == key {
-                if !value.elementsEqual(computed[next].value) { differing.append(computed[next]) }
-                next += 1
-            } else {
-                stale.append(key)
-            }
-            return true
-        }
-        differing += computed[next...]
-        for key in stale { try tables.delete(.search, key) }
-        for (key, value) in differing { try tables.put(.search, key, value) }
     }
 
     private func writeLate(to tables: any ModelTables) throws {
