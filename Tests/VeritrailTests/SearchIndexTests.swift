@@ -202,6 +202,31 @@ import TestSupport
 }
 
 extension SearchIndexTests {
+    /// A set's stored form (`ChunkBits.container`: gaps while shorter than the bits) reads back as the set,
+    /// for sets of every density, and any bytes read as a set stay inside the chunk without a crash.
+    @Test func aSetsStoredFormReadsBackAndDamageStaysInside() {
+        var rng = SystemRandomNumberGenerator()
+        for members in [1, 2, 100, 1_000, 1_999, 2_000, 2_001, 5_000, 15_999, 16_000] {
+            var set = ChunkBits()
+            var offsets = Set<Int>()
+            while offsets.count < members { offsets.insert(Int.random(in: 0..<ChunkBits.scansPerChunk, using: &rng)) }
+            if members == 2 { offsets = [0, ChunkBits.scansPerChunk - 1] }
+            for o in offsets { set.insert(o) }
+            let stored = set.container()
+            #expect(stored.count <= ChunkBits.bitmapBytes)
+            #expect(stored.withUnsafeBytes { ChunkBits.isContainer($0) })
+            let read = stored.withUnsafeBytes { ChunkBits(container: $0) }
+            #expect(read.words == set.words, "\(members) members")
+        }
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int.random(in: 0...2_100, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let read = bytes.withUnsafeBytes { ChunkBits(container: $0) }
+            #expect(read.words.count == ChunkBits.words)
+        }
+    }
+}
+
+extension SearchIndexTests {
     /// Flips one bit of the stored value at `key` of `table` (the first set of a chunk holding `gram`'s key).
     static func flipBit(_ store: Store, _ table: ModelTable, _ key: [UInt8], byte: Int) throws {
         try store.log.environment.write { txn in

@@ -60,16 +60,7 @@ extension ModelTable {
             return "a search set of unknown kind \(key[4])"
         }
         guard SealedValue.isSound(key: key, value: value) else { return "the search set's check does not match its bytes" }
-        let body = SealedValue.body(value)
-        if body.count == ChunkBits.bitmapBytes { return nil }
-        guard body.count % 2 == 0, body.count / 2 <= ChunkBits.arrayLimit else { return "a search set of \(body.count) bytes" }
-        var previous = -1
-        for at in stride(from: 0, to: body.count, by: 2) {
-            let offset = Int(UInt16(littleEndian: body.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-            guard offset > previous, offset < ChunkBits.scansPerChunk else { return "a search set's members out of order" }
-            previous = offset
-        }
-        return nil
+        return ChunkBits.isContainer(SealedValue.body(value)) ? nil : "a search set that is neither bits nor gaps to members"
     }
 
     /// The snapshots of the small models (`Models.snapshotIfDue`): an 8-byte seq in the log, a value whose

@@ -13,10 +13,10 @@ enum SealedValue {
         UInt32(truncatingIfNeeded: EntryHash.of(body, seed: EntryHash.of(key, seed: seed)))
     }
 
-    /// `body` followed by its check.
-    static func seal(key: [UInt8], _ body: [UInt8]) -> [UInt8] {
+    /// `body` followed by its check (appended in place: a body made with room for it is not copied).
+    static func seal(key: [UInt8], _ body: consuming [UInt8]) -> [UInt8] {
         var sealed = body
-        let check = key.withUnsafeBytes { k in body.withUnsafeBytes { SealedValue.check(key: k, body: $0) } }
+        let check = key.withUnsafeBytes { k in sealed.withUnsafeBytes { SealedValue.check(key: k, body: $0) } }
         withUnsafeBytes(of: check.littleEndian) { sealed.append(contentsOf: $0) }
         return sealed
     }

@@ -30,7 +30,7 @@ enum SearchIndex {
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (chunk 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-4".utf8)
+    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-5".utf8)
 
     /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
     /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside

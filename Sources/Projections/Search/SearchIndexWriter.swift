@@ -177,7 +177,10 @@ final class SearchIndexWriter {
             }
             let key = SearchIndex.key(gram: UInt32(truncatingIfNeeded: group), chunk: UInt32(truncatingIfNeeded: group >> 32))
             let (value, same) = try tables.withValue(.search, key) { stored in
-                let value = SealedValue.seal(key: key, ChunkBits.container(merging: offsets, into: stored.map(SealedValue.body)))
+                var bits = ChunkBits()
+                if let stored { bits.or(container: SealedValue.body(stored)) }
+                for offset in offsets { bits.insert(Int(offset)) }
+                let value = SealedValue.seal(key: key, bits.container())
                 return (value, stored.map { value.elementsEqual($0) } ?? false)
             }
             if !same { try tables.put(.search, key, value) }
