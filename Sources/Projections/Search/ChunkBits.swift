@@ -143,6 +143,25 @@ struct ChunkBits {
     }
 }
 
+extension ChunkBits {
+    /// The stored form of a set of a few members (`members` sorted, repeats allowed and dropped), as gaps.
+    static func container(sortedMembers members: [Int]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(3 * members.count + SealedValue.checkBytes)
+        var previous = -1
+        for member in members where member != previous {
+            var gap = member - previous
+            previous = member
+            while gap >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: gap) | 0x80)
+                gap >>= 7
+            }
+            bytes.append(UInt8(gap))
+        }
+        return bytes
+    }
+}
+
 private extension [UInt8] {
     /// Sets `self` to the gaps of the members of `words`; false when they take `bitmapBytes` or more.
     mutating func setToGaps(_ words: UnsafeBufferPointer<UInt64>) -> Bool {

@@ -1,8 +1,12 @@
 import Domain
 
-/// The members held for one chunk: a bitmap of the chunk's scans per set (`ChunkBits.words` words), the
-/// set of a gram found by its slot (a table for the unigrams, open addressing for the trigrams), made
-/// into stored containers when written (`forEachSet`).
+/// The members held for one chunk: per set, its first `inlineCapacity` members in a row of offsets, then a
+/// bitmap of the chunk's scans (`ChunkBits.words` words); the set of a gram found by its slot (a table for
+/// the unigrams, open addressing for the trigrams), made into stored containers when written (`forEachSet`).
+///
+/// Why a row first: most sets of a chunk are rare grams (a code's random letters) of a few dozen members,
+/// and a bitmap each held 2 KiB for them: 15 MB a chunk of the bench's log, which an import's peak memory
+/// felt, and 250 words for each to read when written. Only about a third of the sets get a bitmap.
 ///
 /// Why bitmaps: adding a member is setting a bit (a scan's grams need no check for repeats, nor a
 /// message's members for order), and writing a set reads its 256 words once, where a buffer of entries
@@ -21,6 +25,13 @@ final class ChunkPostings {
     private let unigramSlots: UnsafeMutablePointer<UInt16>
     /// The bitmaps, `slotLimit` of them reserved (the pages of those never used are never touched).
     private let bits: UnsafeMutablePointer<UInt64>
+    private var bitmapsUsed = 0
+    /// Per slot: how many members its row holds, or `promoted` once it has a bitmap (`bitmapOf`).
+    private let counts: UnsafeMutablePointer<UInt8>
+    private let rows: UnsafeMutablePointer<UInt16>
+    private let bitmapOf: UnsafeMutablePointer<UInt16>
+    static let inlineCapacity = 32
+    private static let promoted: UInt8 = 0xFF
     /// What each slot stands for.
     private(set) var slotKeys: [SlotKey] = []
     private var categorySlots: [String: Int] = [:]
@@ -45,10 +56,47 @@ final class ChunkPostings {
         unigramSlots = .allocate(capacity: 512)
         unigramSlots.initialize(repeating: 0, count: 512)
         bits = .allocate(capacity: ChunkPostings.slotLimit * ChunkPostings.stride)
+        counts = .allocate(capacity: ChunkPostings.slotLimit)
+        rows = .allocate(capacity: ChunkPostings.slotLimit * ChunkPostings.inlineCapacity)
+        bitmapOf = .allocate(capacity: ChunkPostings.slotLimit)
     }
 
     deinit {
         keys.deallocate(); slotOfKey.deallocate(); unigramSlots.deallocate(); bits.deallocate()
+        counts.deallocate(); rows.deallocate(); bitmapOf.deallocate()
+    }
+
+    /// Adds `offset` to the set of `slot`. A scan's repeated gram comes with the same offset as the member
+    /// before it, so a row drops it there; a message's (on an earlier scan) may repeat one further back,
+    /// which `forEachSet` drops.
+    @inline(__always)
+    private func insert(_ slot: Int, _ offset: Int) {
+        let count = counts[slot]
+        if count == ChunkPostings.promoted {
+            bits[Int(bitmapOf[slot]) * ChunkPostings.stride + offset >> 6] |= 1 << UInt64(offset & 63)
+            return
+        }
+        let row = rows + slot * ChunkPostings.inlineCapacity
+        let member = UInt16(truncatingIfNeeded: offset)
+        if count > 0 && row[Int(count) - 1] == member { return }
+        if Int(count) < ChunkPostings.inlineCapacity {
+            row[Int(count)] = member
+            counts[slot] = count + 1
+            return
+        }
+        promote(slot, adding: offset)
+    }
+
+    /// Gives `slot` a bitmap holding its row's members and `offset`.
+    private func promote(_ slot: Int, adding offset: Int) {
+        let map = bits + bitmapsUsed * ChunkPostings.stride
+        map.initialize(repeating: 0, count: ChunkBits.words)
+        let row = rows + slot * ChunkPostings.inlineCapacity
+        for i in 0..<ChunkPostings.inlineCapacity { map[Int(row[i]) >> 6] |= 1 << UInt64(row[i] & 63) }
+        map[offset >> 6] |= 1 << UInt64(offset & 63)
+        bitmapOf[slot] = UInt16(bitmapsUsed)
+        counts[slot] = ChunkPostings.promoted
+        bitmapsUsed += 1
     }
 
     /// Empties the postings for `chunk`.
@@ -60,6 +108,7 @@ final class ChunkPostings {
             unigramSlots.update(repeating: 0, count: 512)
         }
         slotKeys.removeAll(keepingCapacity: true)
+        bitmapsUsed = 0
         categorySlots.removeAll(keepingCapacity: true)
         actorSlots.removeAll(keepingCapacity: true)
         counterfeitSlot = nil
@@ -74,16 +123,15 @@ final class ChunkPostings {
     private func newSlot(_ key: SlotKey) -> Int {
         let slot = slotKeys.count
         slotKeys.append(key)
-        (bits + slot * ChunkPostings.stride).initialize(repeating: 0, count: ChunkBits.words)
+        counts[slot] = 0
         return slot
     }
 
     /// Adds `offset` to the sets of the grams of `text` (lower-cased fields, each followed by a 0 byte), of
     /// the kinds `flag` says (`SearchIndex`).
     func add(_ offset: Int, text: UnsafeRawBufferPointer, flag: UInt8) {
-        let keys = keys, slotOfKey = slotOfKey, bits = bits, mask = ChunkPostings.tableSize - 1
+        let keys = keys, slotOfKey = slotOfKey, mask = ChunkPostings.tableSize - 1
         let unigrams = unigramSlots + (flag == 0 ? 0 : 256)
-        let word = offset >> 6, bit = UInt64(1) << UInt64(offset & 63)
         let uni = UInt32(SearchIndex.unigram | flag) << 24, tri = UInt32(SearchIndex.trigram | flag) << 24
         let n = text.count
         var i = 0
@@ -96,7 +144,7 @@ final class ChunkPostings {
                 slot = newSlot(.gram(uni | UInt32(b0) << 16))
                 unigrams[Int(b0)] = UInt16(slot + 1)
             }
-            bits[slot * ChunkPostings.stride + word] |= bit
+            insert(slot, offset)
             guard i < n, text[i] != 0 else { continue }
             let b2 = i + 1 < n ? text[i + 1] : 0
             // Never 0, the table's empty place: the kind's byte is not.
@@ -113,28 +161,27 @@ final class ChunkPostings {
                 }
                 h = (h + 1) & mask
             }
-            bits[slot * ChunkPostings.stride + word] |= bit
+            insert(slot, offset)
         }
     }
 
     /// Adds `offset` to the sets of a scan's labels.
     func add(_ offset: Int, counterfeit: Bool, category: String, actor: String) {
-        let word = offset >> 6, bit = UInt64(1) << UInt64(offset & 63)
         if counterfeit {
             let slot = counterfeitSlot ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.counterfeit, [])))
             counterfeitSlot = slot
-            bits[slot * ChunkPostings.stride + word] |= bit
+            insert(slot, offset)
         }
         let c = categorySlots[category] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.category, category.utf8)))
         categorySlots[category] = c
-        bits[c * ChunkPostings.stride + word] |= bit
+        insert(c, offset)
         let a = actorSlots[actor] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8)))
         actorSlots[actor] = a
-        bits[a * ChunkPostings.stride + word] |= bit
+        insert(a, offset)
     }
 
-    /// Calls `body` with each set's key and its bits, in key order.
-    func forEachSet(_ body: ([UInt8], UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
+    /// Calls `body` with each set's key and its stored form (`ChunkBits`), in key order.
+    func forEachSet(_ body: ([UInt8], [UInt8]) throws -> Void) rethrows {
         let keys: [[UInt8]] = slotKeys.map { key in
             switch key {
             case .gram(let gram): SearchIndex.key(gram: gram, chunk: chunk)
@@ -142,8 +189,19 @@ final class ChunkPostings {
             }
         }
         let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        var members: [Int] = []
         for slot in order {
-            try body(keys[slot], UnsafeBufferPointer(start: bits + slot * ChunkPostings.stride, count: ChunkBits.words))
+            let count = counts[slot]
+            if count == ChunkPostings.promoted {
+                try body(keys[slot], ChunkBits.container(UnsafeBufferPointer(start: bits + Int(bitmapOf[slot]) * ChunkPostings.stride,
+                                                                            count: ChunkBits.words)))
+            } else {
+                let row = rows + slot * ChunkPostings.inlineCapacity
+                members.removeAll(keepingCapacity: true)
+                for i in 0..<Int(count) { members.append(Int(row[i])) }
+                members.sort()
+                try body(keys[slot], ChunkBits.container(sortedMembers: members))
+            }
         }
     }
 }

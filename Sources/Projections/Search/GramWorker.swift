@@ -118,7 +118,7 @@ final class GramWorker: @unchecked Sendable {
         guard !postings.isEmpty || !late.isEmpty else { return }
         var sets: [(key: [UInt8], value: [UInt8])] = []
         sets.reserveCapacity(postings.slotKeys.count)
-        postings.forEachSet { key, bits in sets.append((key, SealedValue.seal(key: key, ChunkBits.container(bits)))) }
+        postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, container))) }
         let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late)
         late = []
         // What comes after for the same chunk is merged into the sets stored.

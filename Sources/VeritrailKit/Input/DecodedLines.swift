@@ -18,7 +18,7 @@ struct DecodedLine {
 /// batches of 512 lines keep it busy, where 32 held some 20 MB more for nothing (docs/SCALE.md).
 func decodedLines(_ reader: LineReader) -> Pipeline<DecodedLine> {
     reader.rewind()
-    return Pipeline(batchSize: 512, maxBatches: 8) { emit in
+    return Pipeline(batchSize: 512, maxBatches: 4) { emit in
         var more = true
         let scanner = JSONScanner()
         while more, try reader.next({ line throws(VeritrailError) in
