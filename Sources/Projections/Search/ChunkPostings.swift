@@ -8,10 +8,9 @@ import Domain
 /// and a bitmap each held 2 KiB for them: 15 MB a chunk of the bench's log, which an import's peak memory
 /// felt, and 250 words for each to read when written. Only about a third of the sets get a bitmap.
 ///
-/// Why bitmaps: adding a member is setting a bit (a scan's grams need no check for repeats, nor a
-/// message's members for order), and writing a set reads its 256 words once, where a buffer of entries
-/// sorted at the end costs a pass over every member and twice the memory (a chunk of the bench's log
-/// has about 7,500 sets: 15 MB of bits against 3.2 million entries). Why pointers: this is the hot loop of
+/// Why bitmaps beyond: adding a member is setting a bit (no check for repeats, nor for order: a message's
+/// member may come after later scans'), where a buffer of every entry sorted at the end costs a pass over
+/// each member and twice the memory (a chunk of the bench's log has 3.2 million). Why pointers: this is the hot loop of
 /// keeping the index (about 400 grams a scan); arrays held by a class pay a uniqueness check and a
 /// dynamic exclusivity check for every member added. One is made per write and reused chunk to chunk.
 final class ChunkPostings {
