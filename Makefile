@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench serve bench-serve bench-client bench-dashboard clean install uninstall
+.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client bench-dashboard clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -95,6 +95,11 @@ test-reliability: build reliability-deps
 
 bench: release
 	scripts/bench.sh .build/release/veritrail
+
+# Issue 20's figures at 1M and 10M events side by side (a 10M log is ~3.9 GB under BENCH_DIR, default
+# /tmp/veritrail-bench-scale), written into docs/BENCHMARKS.md: docs/SCALE.md says what they measure.
+bench-scale: release reliability-deps
+	scripts/bench_scale.sh .build/release/veritrail
 
 # `veritrail serve` on the demo store (./demo-store, imported from the demo events when missing), on
 # 127.0.0.1:8420 with the demo's clock: README's "Serving" walks through it.

@@ -13,6 +13,9 @@ public final class Store: @unchecked Sendable {
     public let proofs: ProofStore
     /// The origin a store gets at its first write when it has none yet (`init --origin`, `import --origin`).
     public var originForNewStore: String?
+    /// How many events apart the snapshots of the small models are (`Models.snapshotInterval`); tests take
+    /// them more often, to have many in a small log.
+    var snapshotInterval = Models.defaultSnapshotInterval
     /// Set by `groupCommits`: the writes of `appendGated` share transactions.
     private(set) var committer: GroupCommitter?
 
@@ -102,6 +105,9 @@ public final class Store: @unchecked Sendable {
             let writer = try LogWriter(log: log, transaction: txn)
             let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore, resealing: resealing)
             let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
+            // A store's first write starts its search index, which then holds every scan.
+            if writer.head.seq == 0 { try models.markSearchIndexReady() }
+            models.snapshotInterval = snapshotInterval
             var appender = Appender(writer: writer, models: models, tree: proof.tree)
             let result = try body(&appender)
             try models.flush()
@@ -155,11 +161,15 @@ public final class Store: @unchecked Sendable {
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
         do {
-            return RebuildSummary(events: try rebuild(keepingScanList: true, progress: progress), rewroteScanList: false)
+            do {
+                return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: true, progress: progress), rewroteScanList: false)
+            } catch is DamagedSearchIndex {
+                return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: false, progress: progress), rewroteScanList: false)
+            }
         } catch {
             // A stale list, or one too damaged to read. An error that has nothing to do with the list comes
             // back from the second attempt.
-            return RebuildSummary(events: try rebuild(keepingScanList: false, progress: progress), rewroteScanList: true)
+            return RebuildSummary(events: try rebuild(keepingScanList: false, keepingIndex: false, progress: progress), rewroteScanList: true)
         }
     }
 
@@ -174,12 +184,24 @@ public final class Store: @unchecked Sendable {
     /// The stored scan list is not the one the log gives (see `rebuild`).
     private struct StaleScanList: Error {}
 
+    /// The stored search index has a damaged page or set (see `rebuild`).
+    private struct DamagedSearchIndex: Error {}
+
     /// Applies every event of the log to the models, in one transaction, every table emptied but the scan
     /// list when it is kept.
-    private func rebuild(keepingScanList: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
+    ///
+    /// The search index is kept with the list when it is of the current form (`SearchIndex.readyKey`) and
+    /// every page and set of it is sound (`log verify`'s audit of that one table, whose sets carry a check
+    /// of their bytes: `SealedValue`), made on a thread of its own meanwhile: the index is made from the
+    /// rows of the list, which the rebuild finds to be the log's, so a sound index is the one they give and
+    /// is neither made again nor read set by set. When the audit finds damage the rebuild runs again with
+    /// the index emptied and made again (`keepingIndex` false).
+    private func rebuild(keepingScanList: Bool, keepingIndex: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
         try log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
-            let kept = keepingScanList ? Models.scanListTables : []
+            let keepsIndex = try keepingScanList && keepingIndex
+                && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
+            let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
@@ -192,6 +214,10 @@ public final class Store: @unchecked Sendable {
             // The stored list is checked (`CheckedScanList`), or written again like the store's own.
             let checked = keepingScanList ? CheckedScanList() : nil
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
+            models.snapshotInterval = snapshotInterval
+            if keepsIndex { models.keepStoredSearchIndex() }
+            let storedIndex = keepsIndex ? Pipeline<Bool> { [self] emit in _ = emit(try searchIndexPagesAreSound()) } : nil
+            defer { storedIndex?.cancel() }
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.
             // A list whose leaves sum right but whose branch keys a lookup can not follow (a damaged page that
@@ -207,20 +233,55 @@ public final class Store: @unchecked Sendable {
             defer { storedScanList?.cancel() }
             let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
             if let storedScanList, let checked, try storedScanList.next()?.take() != checked.digest { throw StaleScanList() }
+            if let storedIndex, try storedIndex.next()?.take() != true { throw DamagedSearchIndex() }
             if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
+            try models.markSearchIndexReady()
             try models.flush()
             return fed.count
         }
     }
 
+    /// Whether the search index's table passes the page audit (`PageAudit`) with its sets' checks.
+    private func searchIndexPagesAreSound() throws -> Bool {
+        for _ in 0..<8 {
+            do {
+                return try log.environment.read { txn in
+                    let head = try LogReader(log: log, transaction: txn).head().seq
+                    return try PageAudit.run(txn, only: ModelTable.search.name) { name in
+                        ModelTable.recordCheck(forTableNamed: name, head: head)
+                    }.isEmpty
+                }
+            } catch is SnapshotMoved {
+                continue
+            }
+        }
+        return false
+    }
+
     /// Replays the events of a prefix of the log into in-memory models over the stored ones (which lend
     /// their scan list): those with `seq ≤ through` and `at ≤ notAfter` (a prefix, since time never runs
     /// backwards in the log).
+    ///
+    /// It starts from the last snapshot of the small models at or before the prefix's end
+    /// (`Models.snapshotIfDue`), so it replays at most `Models.snapshotInterval` events.
     public func replay(_ reader: LogReader, over stored: Models, through: UInt64,
                        notAfter: Timestamp?) throws -> (models: Models, last: (seq: UInt64, at: Timestamp)?) {
-        let models = Models.replaying(over: stored.tables, log: reader)
-        let fed = try feed(models, CountFeed.self, through: through, notAfter: notAfter, releasing: reader.transaction)
-        return (models, fed.last)
+        try replay(reader, over: stored, through: through, notAfter: notAfter, fromSnapshot: true)
+    }
+
+    /// The same, from the last snapshot or (`fromSnapshot` false: the tests' oracle) from the first event.
+    func replay(_ reader: LogReader, over stored: Models, through: UInt64, notAfter: Timestamp?,
+                fromSnapshot: Bool) throws -> (models: Models, last: (seq: UInt64, at: Timestamp)?) {
+        var end = min(through, try reader.head().seq)
+        if let notAfter { end = try reader.lastSeq(atOrBefore: notAfter, head: end) }
+        let start = fromSnapshot ? try stored.lastSnapshot(atOrBefore: end) : nil
+        let models = try start.map { try Models.replaying(over: stored, fromSnapshot: $0, log: reader) }
+            ?? Models.replaying(over: stored.tables, log: reader)
+        let fed = try feed(models, CountFeed.self, from: (start ?? 0) + 1, through: end, notAfter: nil,
+                           releasing: reader.transaction)
+        guard fed.last == nil, let start else { return (models, fed.last) }
+        guard let at = try reader.storedAt(at: start) else { throw StoreError("event \(start) is missing from the log") }
+        return (models, (start, at))
     }
 
     /// The one loop that replays the log into models, for a rebuild and a replay alike: the events with
@@ -231,12 +292,12 @@ public final class Store: @unchecked Sendable {
     /// changes below its head, so that transaction reads the same events as the caller's. The pages that
     /// `txn` read at random (a report reads its scan's row and event) are released every
     /// `PageRelease.appliedEvents`, or much of the store would stay mapped in.
-    private func feed<Feed: ScanFeed>(_ models: Models, _: Feed.Type, through: UInt64, notAfter: Timestamp?,
+    private func feed<Feed: ScanFeed>(_ models: Models, _: Feed.Type, from: UInt64 = 1, through: UInt64, notAfter: Timestamp?,
                                       releasing txn: Transaction, progress: (UInt64) -> Void = { _ in })
         throws -> (count: UInt64, last: (seq: UInt64, at: Timestamp)?) {
         let events = Pipeline<FedEvent<Feed.Scan>> { [log] emit in
             try log.read { reader in
-                try reader.forEachRecord(through: through) { seq, bytes in
+                try reader.forEachRecord(from: from, through: through) { seq, bytes in
                     if let notAfter {
                         guard let at = StoredEvent.at(in: bytes) else { throw StoreError("the stored event at seq \(seq) is damaged") }
                         if at > notAfter { return false }

@@ -48,7 +48,15 @@ public final class EventLog: @unchecked Sendable {
             throw StoreError("can not open the store at \(directory): \(error)")
         }
         do {
-            let databases = try environment.openDatabases(["events", "ids"] + alsoOpening, flags: creating ? [.create] : [])
+            let names = ["events", "ids"] + alsoOpening
+            let databases: [Database]
+            do {
+                databases = try environment.openDatabases(names, flags: creating ? [.create] : [])
+            } catch LMDBError.notFound where !creating {
+                // A store written by a version before one of the companions (the search index): made now,
+                // empty, in one write; its owner fills it (`rebuild`).
+                databases = try environment.openDatabases(names, flags: [.create])
+            }
             events = databases[0]
             ids = databases[1]
             companions = Array(databases.dropFirst(2))

@@ -73,7 +73,11 @@ public struct PageAudit {
     /// knows whether the damage is confined to databases it can make again). Throws `SnapshotMoved` when
     /// other processes committed twice since the transaction began, before its meta page was read: run it
     /// again in a new transaction.
-    public static func run(_ transaction: Transaction, records: (String) -> RecordCheck? = { _ in nil }) throws -> [DamagedPage] {
+    ///
+    /// With `only`, just the database of that name is walked (and `main`, which names it), not the free list:
+    /// whether a rebuild may keep that table (`Store.rebuild`, the search index).
+    public static func run(_ transaction: Transaction, only: String? = nil,
+                           records: (String) -> RecordCheck? = { _ in nil }) throws -> [DamagedPage] {
         let txn = try transaction.live
         guard let (map, pageSize, _) = transaction.environment.mapping(txn), let base = map.baseAddress else {
             // No named database (the main database is empty): nothing but the meta pages.
@@ -101,12 +105,13 @@ public struct PageAudit {
             return nil
         }) { return [damage] }
         var found: [DamagedPage] = []
-        for (name, record) in named {
+        for (name, record) in named where only == nil || only == name {
             let check = records(name)
             if let damage = audit.walk(record, name, nodeFlags: Node.bigData, leaf: { key, value, _ in
                 check?(key, value)
             }) { found.append(damage) }
         }
+        if only != nil { return found }
         var freeLists: [UnsafeRawBufferPointer] = []
         if let damage = audit.walk(free, "free pages", nodeFlags: Node.bigData, leaf: { _, value, _ in
             freeLists.append(value)
@@ -135,8 +140,12 @@ public struct PageAudit {
     /// overflow pages when large) and node flags (at most `nodeFlags`); returns the first damage.
     private mutating func walk(_ record: TreeRecord, _ name: String, nodeFlags: UInt16,
                                leaf: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UInt16) -> String?) -> DamagedPage? {
+        // A drop reads the leaves of a tree with large values (to free their pages), so damage to a leaf of
+        // one reaches the tree; a value that does not check, in a leaf and overflow pages found sound, does not
+        // (the snapshots of `model.snapshots` are large values).
         func damaged(_ page: UInt64, _ reason: String, _ extent: DamagedPage.Extent = .tree) -> DamagedPage {
-            DamagedPage(database: name, page: page, reason: reason, extent: record.overflowPages == 0 ? extent : .tree)
+            DamagedPage(database: name, page: page, reason: reason,
+                        extent: record.overflowPages == 0 || extent == .records ? extent : .tree)
         }
         let integerKeys: Bool
         switch record.flags {

@@ -32,13 +32,17 @@ public final class MemoryTables: ModelTables {
 /// tables (see `Models.replaying(over:log:)`), everything else lives in memory.
 final class ReplayTables: ModelTables {
     private let stored: any ModelTables
-    private let memory = MemoryTables()
+    private let memory: MemoryTables
 
-    init(stored: any ModelTables) { self.stored = stored }
+    /// The tables over `stored`, those in memory starting as `memory` (empty, or a snapshot).
+    init(stored: any ModelTables, memory: MemoryTables = MemoryTables()) {
+        self.stored = stored
+        self.memory = memory
+    }
 
     private func source(_ table: ModelTable) -> any ModelTables {
         switch table {
-        case .scans, .scanIds, .scansByActor: stored
+        case .scans, .scanIds, .scansByActor, .search, .snapshots: stored
         default: memory
         }
     }

@@ -24,6 +24,10 @@ public enum ModelTable: Int, CaseIterable, Sendable {
     case sessions
     /// "totals" → `LogTotals`
     case meta
+    /// gram or label, chunk → the scans of the chunk that hold it (`SearchIndex`)
+    case search
+    /// seq (8 bytes big-endian) → the small models after that event (`Models.snapshotIfDue`)
+    case snapshots
 
     public var name: String { "model.\(self)" }
 }
@@ -34,6 +38,9 @@ public protocol ModelTables: AnyObject {
     func put(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws
     /// Stores a value under a key the table does not hold yet (cheaper than `put` for keys that grow).
     func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws
+    /// Stores a value under a key that sorts after every key the table holds, without searching for its
+    /// place (or, when the key does not sort last, as `put` does).
+    func append(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws
     /// Stores every entry, replacing existing ones; `entries` come in key order.
     func put(_ table: ModelTable, sorted entries: SortedEntries) throws
     func delete(_ table: ModelTable, _ key: [UInt8]) throws
@@ -44,6 +51,11 @@ public protocol ModelTables: AnyObject {
 extension ModelTables {
     /// Tables in memory gain nothing from knowing that a key is new: a plain `put`.
     public func insert(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
+        try put(table, key, value)
+    }
+
+    /// Tables in memory gain nothing from knowing that a key sorts last: a plain `put`.
+    public func append(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
         try put(table, key, value)
     }
 

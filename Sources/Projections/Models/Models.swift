@@ -19,6 +19,12 @@ public final class Models: RuleState {
     let scans: any RecordedScans
     /// How the scan list and its indexes are kept.
     public let scanList: any ScanListStrategy
+    /// Whether the models keep the store's indexes of the log: the search index (`searchIndex`) and the
+    /// snapshots (`snapshotIfDue`); not a replay's, which borrows them.
+    let keepsIndexes: Bool
+    let searchIndex: SearchIndexWriter?
+    /// How many events apart the snapshots are (tests take them more often than a store does).
+    public var snapshotInterval = Models.defaultSnapshotInterval
     var accountCache = RecordCache<String, AccountRecord>()
     var statsCache = RecordCache<StatsScope, StatsRecord>()
     var monthCache = RecordCache<UserMonthKey, UserMonthRecord>()
@@ -33,10 +39,13 @@ public final class Models: RuleState {
 
     /// The models over `tables`, the scan list kept by `scanList` (by default written row by row: the
     /// store's own models, kept event by event); `scans` gives a row's scan.
-    public init(tables: any ModelTables, scans: any RecordedScans, scanList: any ScanListStrategy = WrittenScanList()) {
+    public init(tables: any ModelTables, scans: any RecordedScans, scanList: any ScanListStrategy = WrittenScanList(),
+                indexing: Bool = true) {
         self.tables = tables
         self.scans = scans
         self.scanList = scanList
+        keepsIndexes = indexing
+        searchIndex = indexing ? SearchIndexWriter() : nil
     }
 
     /// The store's models over `tables`, kept event by event.
@@ -47,7 +56,7 @@ public final class Models: RuleState {
     /// Empty models for replaying a prefix of the log read by `log`, whose stored models are `stored`
     /// (the same snapshot): everything is built in memory but the scan list, which is borrowed.
     public static func replaying(over stored: any ModelTables, log: any RecordedScans) -> Models {
-        Models(tables: ReplayTables(stored: stored), scans: log, scanList: BorrowedScanList())
+        Models(tables: ReplayTables(stored: stored), scans: log, scanList: BorrowedScanList(), indexing: false)
     }
 
     // MARK: Applying events
@@ -79,6 +88,7 @@ public final class Models: RuleState {
         case .goalSet(let p): try MonthsProjector.apply(p, in: self)
         case .sessionRecorded(let p): try MonthsProjector.apply(p, seq: logged.seq, in: self)
         }
+        try snapshotIfDue(after: logged.seq)
     }
 
     /// Applies a scan made ready on another thread (a rebuild): the same as `apply(_:)` with its event.
@@ -86,6 +96,7 @@ public final class Models: RuleState {
         scanList.willApply(seq: scan.seq)
         try TotalsProjector.count(.scanRecorded, at: scan.counted.at, in: self)
         try ScansProjector.apply(scan.counted, seq: scan.seq, in: self) { scan }
+        try snapshotIfDue(after: scan.seq)
     }
 
     /// Applies a scan known by its counts only (a replay, whose scan list is borrowed: its rows are
@@ -101,6 +112,12 @@ public final class Models: RuleState {
     /// Writes every changed record to the tables.
     public func flush() throws {
         try scanList.flush(tables)
+        try searchIndex?.write(to: tables)
+        try flushRecords()
+    }
+
+    /// Writes every changed record but the scan list's and the search index's.
+    func flushRecords() throws {
         try accountCache.writeChanged { name, record in try tables.put(.accounts, Array(name.utf8), record.encoded()) }
         try statsCache.writeChanged { scope, record in try tables.put(.stats, scope.storedKey, record.encoded()) }
         try monthCache.writeChanged { key, record in try tables.put(.userMonths, key.storedKey, record.encoded()) }
@@ -179,6 +196,23 @@ public final class Models: RuleState {
         }
         for key in monthCache.keys where sameBytes(key.username, username) { months.insert(key.month) }
         return months.sorted(by: >).map(Month.init(index:))
+    }
+
+    /// Whether the search index holds every scan (see `SearchIndex.readyKey`): a store written before it
+    /// had one answers by reading rows until `rebuild`.
+    public func searchIndexIsReady() throws -> Bool {
+        try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
+    }
+
+    /// Makes a rebuild keep the stored search index as it is, adding no scan to it (the index must be of the
+    /// current form, `searchIndexIsReady`, and sound: `Store.rebuild`).
+    public func keepStoredSearchIndex() {
+        searchIndex?.keepsStoredSets = true
+    }
+
+    /// Marks the search index as holding every scan: a new store's first write, and a rebuild.
+    public func markSearchIndexReady() throws {
+        try tables.put(.search, SearchIndex.readyKey, [])
     }
 
     public func totals() throws -> LogTotals {

@@ -1,4 +1,5 @@
 import EventLog
+import LMDB
 
 extension ModelTable {
     /// Checks one stored record of a read model's table: why it is damaged, or nil.
@@ -24,6 +25,8 @@ extension ModelTable {
         case ModelTable.userMonths.name: decodes { try UserMonthRecord(decoding: $0) }
         case ModelTable.meta.name: decodes { try LogTotals(decoding: $0) }
         case ModelTable.scans.name: scanRows(head: head)
+        case ModelTable.search.name: searchSets
+        case ModelTable.snapshots.name: snapshots(head: head)
         default: nil
         }
     }
@@ -36,6 +39,48 @@ extension ModelTable {
                 return nil
             } catch {
                 return "the record does not decode (\(error))"
+            }
+        }
+    }
+
+    /// The search index's sets (`SearchIndex`): a key of a known kind and shape, a value whose check matches
+    /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
+    /// (`ChunkBits`); and the index's mark, empty.
+    private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
+        if key.elementsEqual(SearchIndex.readyKey) { return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes" }
+        guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
+        switch key[4] {
+        case SearchIndex.unigram, SearchIndex.unigram | SearchIndex.messageFlag:
+            guard key.count == 8, key[6] == 0, key[7] == 0 else { return "a unigram's key of the wrong shape" }
+        case SearchIndex.trigram, SearchIndex.trigram | SearchIndex.messageFlag:
+            guard key.count == 8 else { return "a trigram's key of \(key.count) bytes" }
+        case SearchIndex.counterfeit, SearchIndex.category, SearchIndex.actor:
+            guard key.count >= 7, Int(key[5]) << 8 | Int(key[6]) == key.count - 7 else { return "a label's key of the wrong length" }
+        default:
+            return "a search set of unknown kind \(key[4])"
+        }
+        guard SealedValue.isSound(key: key, value: value) else { return "the search set's check does not match its bytes" }
+        return ChunkBits.isContainer(SealedValue.body(value)) ? nil : "a search set that is neither bits nor gaps to members"
+    }
+
+    /// The snapshots of the small models (`Models.snapshotIfDue`): an 8-byte seq in the log, a value whose
+    /// check matches, and entries that decode as their tables' records do.
+    private static func snapshots(head: UInt64) -> RecordCheck {
+        var checks: [ModelTable: RecordCheck] = [:]
+        for table in Models.snapshotTables { checks[table] = recordCheck(forTableNamed: table.name, head: head) }
+        return { key, value in
+            guard key.count == 8, let seq = UInt64(bigEndianBytes: key), seq > 0, seq <= head else {
+                return "a snapshot's key of \(key.count) bytes, or after the log's head \(head)"
+            }
+            guard SealedValue.isSound(key: key, value: value) else { return "snapshot \(seq)'s check does not match its bytes" }
+            do {
+                var damage: String?
+                try Models.forEachEntry(ofSnapshot: SealedValue.body(value)) { table, key, value in
+                    if damage == nil, let check = checks[table] { damage = check(key, value) }
+                }
+                return damage.map { "snapshot \(seq): \($0)" }
+            } catch {
+                return "snapshot \(seq) does not decode (\(error))"
             }
         }
     }

@@ -63,6 +63,11 @@ public final class StoredTables: ModelTables {
         try transaction.insert(databases[table.rawValue], key, value)
     }
 
+    public func append(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws {
+        let db = databases[table.rawValue]
+        if try !transaction.appendIfLast(db, key, value) { try transaction.put(db, key, value) }
+    }
+
     /// Appends without searching the tree while the entries sort after every key in it (an emptied table,
     /// in `rebuild`), then puts the rest.
     public func put(_ table: ModelTable, sorted entries: SortedEntries) throws {

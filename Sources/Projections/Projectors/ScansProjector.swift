@@ -18,13 +18,21 @@ enum ScansProjector {
             place.ofActor = UInt32(s.total)
         }
         try models.update(scan.actor, scan.at.month) { $0.scans += 1 }
-        try models.scanList.add(row, seq: seq, place: place, in: models)
+        guard let index = models.searchIndex, !index.keepsStoredSets else { return try models.scanList.add(row, seq: seq, place: place, in: models) }
+        let prepared = row()
+        try models.scanList.add({ prepared }, seq: seq, place: place, in: models)
+        try prepared.withHeaderAndScanId { header, _ in
+            let text = try ScanRowHeader(header, reportsThrough: .max).searchText
+            try index.add(ordinal: place.ordinal, text: text, counterfeit: scan.isCounterfeit, category: scan.category,
+                          actor: scan.actor, to: models.tables)
+        }
     }
 
     static func apply(_ p: CounterfeitReported, seq: UInt64, at: Timestamp, by actor: String, in models: Models) throws {
         guard let ordinal = try models.scanOrdinal(p.scanId) else { return }
         let report = ScanRow.Report(seq: seq, reason: p.reason, message: p.message, at: at, by: actor)
         let scanActor = try models.scanList.report(report, onScan: ordinal, in: models)
+        if let message = p.message { try models.searchIndex?.addMessage(message, ordinal: ordinal, to: models.tables) }
         try models.update(stats: .all) { $0.reported += 1 }
         try models.update(stats: .actor(scanActor)) { $0.reported += 1 }
     }

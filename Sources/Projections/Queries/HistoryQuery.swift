@@ -6,49 +6,77 @@ public import StrictJSON
 extension HistoryQuery {
     /// The answer over `context`'s events; without a window, `viewer` sees their history-window setting.
     public func answer(_ context: QueryContext, viewer: String?) throws -> JSONValue {
+        try answer(context, viewer: viewer, path: nil)
+    }
+
+    /// How the matching scans are found: from the search index, or by reading every row in the window
+    /// (a store without the index, a needle holding a 0 byte, and the tests' oracle for the index).
+    enum Path { case index, rows }
+
+    /// The answer, found by `path` (nil: the index whenever it can answer).
+    func answer(_ context: QueryContext, viewer: String?, path: Path?) throws -> JSONValue {
         let models = context.models
         var window = self.window ?? .all
         if self.window == nil, let viewer { window = try context.activeAccount(viewer).settings.historyWindow }
         if let by { _ = try context.knownAccount(by) }
-        let scans = try ScanSequence(models: models, actor: by)
-        let first = try scans.firstPosition(in: window, now: context.now)
         let needle = search.map(SearchNeedle.init)
-        let categoryBytes = category.map { Array($0.utf8) }
         let filtered = type != .all || category != nil || needle != nil
-
-        var total = 0
-        var items: [JSONValue] = []
+        let (total, ordinals): (Int, [UInt32])
         if !filtered {
-            // Every position in the window matches: count it, and read only the page.
-            total = Int(scans.count + 1 - first)
-            var position = Int64(scans.count) - Int64(offset)
-            while position >= Int64(first) && items.count < limit {
-                items.append(try models.scanRow(try scans.ordinal(at: UInt32(position))).json)
-                position -= 1
-            }
+            (total, ordinals) = try unfiltered(models, window: window, now: context.now)
+        } else if try path ?? ((needle?.bytes.contains(0) ?? false) || !models.searchIndexIsReady() ? .rows : .index) == .index {
+            let all = try ScanSequence(models: models, actor: nil)
+            let search = IndexedSearch(models: models, needle: needle?.bytes ?? [], type: type, category: category, actor: by)
+            (total, ordinals) = try search.page(first: try all.firstPosition(in: window, now: context.now), last: all.count,
+                                                offset: offset, limit: limit)
         } else {
-            var position = scans.count
-            while position >= first && position > 0 {
-                let ordinal = try scans.ordinal(at: position)
-                let take = try models.withScanHeader(ordinal) { header in
-                    switch type {
-                    case .all: break
-                    case .success: if header.isCounterfeit { return false }
-                    case .failed: if !header.isCounterfeit { return false }
-                    }
-                    if let categoryBytes, !header.category.elementsEqual(categoryBytes) { return false }
-                    if let needle, !needle.matches(header) { return false }
-                    return true
-                }
-                if take {
-                    if total >= offset && items.count < limit { items.append(try models.scanRow(ordinal).json) }
-                    total += 1
-                }
-                position -= 1
-            }
+            (total, ordinals) = try byReadingRows(models, window: window, now: context.now, needle: needle)
         }
+        let items = try ordinals.map { try models.scanRow($0).json }
         let categories = try models.stats(.all).categories.map(\.category).sorted(by: codePointPrecedes)
         return J.object(["total": J.int(total), "items": J.array(items), "categories": J.array(categories.map(J.string))])
+    }
+
+    /// Every position in the window matches: count it, and read only the page.
+    private func unfiltered(_ models: Models, window: HistoryWindow, now: Timestamp) throws -> (Int, [UInt32]) {
+        let scans = try ScanSequence(models: models, actor: by)
+        let first = try scans.firstPosition(in: window, now: now)
+        var ordinals: [UInt32] = []
+        var position = Int64(scans.count) - Int64(offset)
+        while position >= Int64(first) && ordinals.count < limit {
+            ordinals.append(try scans.ordinal(at: UInt32(position)))
+            position -= 1
+        }
+        return (Int(scans.count + 1 - first), ordinals)
+    }
+
+    /// Reads the header of every row in the window, newest first.
+    private func byReadingRows(_ models: Models, window: HistoryWindow, now: Timestamp, needle: SearchNeedle?) throws -> (Int, [UInt32]) {
+        let scans = try ScanSequence(models: models, actor: by)
+        let first = try scans.firstPosition(in: window, now: now)
+        let categoryBytes = category.map { Array($0.utf8) }
+        var total = 0
+        var ordinals: [UInt32] = []
+        var position = scans.count
+        while position >= first && position > 0 {
+            let ordinal = try scans.ordinal(at: position)
+            let take = try models.withScanHeader(ordinal) { header in
+                switch type {
+                case .all: break
+                case .success: if header.isCounterfeit { return false }
+                case .failed: if !header.isCounterfeit { return false }
+                }
+                if let categoryBytes, !header.category.elementsEqual(categoryBytes) { return false }
+                if let needle, !needle.matches(header) { return false }
+                return true
+            }
+            if take {
+                if total >= offset && ordinals.count < limit { ordinals.append(ordinal) }
+                total += 1
+            }
+            position -= 1
+        }
+        return (total, ordinals)
     }
 }
 

@@ -64,6 +64,11 @@ struct SearchNeedle {
         spansFields = bytes.contains(0)
     }
 
+    init(lowercased bytes: [UInt8]) {
+        self.bytes = bytes
+        spansFields = bytes.contains(0)
+    }
+
     /// Whether any search field of the row contains the needle. Fields are separated by 0 bytes, so a
     /// needle without a 0 byte can only match inside one field and one search of the whole text does; a
     /// needle with one is looked for field by field.

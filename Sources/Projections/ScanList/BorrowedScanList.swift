@@ -5,7 +5,8 @@
 public final class BorrowedScanList: ScanListStrategy {
     public private(set) var reportsThrough: UInt64 = 0
 
-    public init() {}
+    /// `reportsThrough`: the seq the models start from (a snapshot's), before any event is replayed.
+    public init(reportsThrough: UInt64 = 0) { self.reportsThrough = reportsThrough }
 
     public func willApply(seq: UInt64) { reportsThrough = seq }
 

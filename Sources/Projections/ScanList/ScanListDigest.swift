@@ -73,7 +73,10 @@ enum EntryHash {
     private static let secret1: UInt64 = 0xe703_7ed1_a0b4_28db
 
     /// The hash of `bytes`.
-    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 { of(bytes, seed: seed) }
+
+    /// The hash of `bytes` under `seed` (a fixed one: a stored check, `SealedValue`).
+    static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         let n = bytes.count
         var s = seed ^ mix(seed ^ secret0, secret1)
         var a: UInt64 = 0, b: UInt64 = 0

@@ -14,10 +14,11 @@ struct DecodedLine {
 
 /// Parses and decodes the lines of `reader`, from its first, on a second thread while the caller appends
 /// the events already decoded, so that an import keeps both cores busy. A line that can not be decoded
-/// ends the stream with its refusal.
+/// ends the stream with its refusal. The appending thread is the slower one, so the queue stays full: 8
+/// batches of 512 lines keep it busy, where 32 held some 20 MB more for nothing (docs/SCALE.md).
 func decodedLines(_ reader: LineReader) -> Pipeline<DecodedLine> {
     reader.rewind()
-    return Pipeline(batchSize: 512) { emit in
+    return Pipeline(batchSize: 512, maxBatches: 4) { emit in
         var more = true
         let scanner = JSONScanner()
         while more, try reader.next({ line throws(VeritrailError) in

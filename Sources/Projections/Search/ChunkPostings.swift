@@ -1,0 +1,206 @@
+import Domain
+
+/// The members held for one chunk: per set, its first `inlineCapacity` members in a row of offsets, then a
+/// bitmap of the chunk's scans (`ChunkBits.words` words); the set of a gram found by its slot (a table for
+/// the unigrams, open addressing for the trigrams), made into stored containers when written (`forEachSet`).
+///
+/// Why a row first: most sets of a chunk are rare grams (a code's random letters) of a few dozen members,
+/// and a bitmap each held 2 KiB for them: 15 MB a chunk of the bench's log, which an import's peak memory
+/// felt, and 250 words for each to read when written. Only about a third of the sets get a bitmap.
+///
+/// Why bitmaps beyond: adding a member is setting a bit (no check for repeats, nor for order: a message's
+/// member may come after later scans'), where a buffer of every entry sorted at the end costs a pass over
+/// each member and twice the memory (a chunk of the bench's log has 3.2 million). Why pointers: this is the hot loop of
+/// keeping the index (about 400 grams a scan); arrays held by a class pay a uniqueness check and a
+/// dynamic exclusivity check for every member added. One is made per write and reused chunk to chunk.
+final class ChunkPostings {
+    private(set) var chunk: UInt32 = 0
+    /// Whether no scan of the chunk was stored before this write: its sets are appended without a read.
+    private(set) var fresh = false
+    /// Trigram → slot + 1, by open addressing (never more than half full: `slotLimit`).
+    private let keys: UnsafeMutablePointer<UInt32>
+    private let slotOfKey: UnsafeMutablePointer<UInt16>
+    /// Unigram (a byte, and 256 more for the message's) → slot + 1 (0: none yet).
+    private let unigramSlots: UnsafeMutablePointer<UInt16>
+    /// The bitmaps, `slotLimit` of them reserved (the pages of those never used are never touched).
+    private let bits: UnsafeMutablePointer<UInt64>
+    private var bitmapsUsed = 0
+    /// Per slot: how many members its row holds, or `promoted` once it has a bitmap (`bitmapOf`).
+    private let counts: UnsafeMutablePointer<UInt8>
+    private let rows: UnsafeMutablePointer<UInt16>
+    private let bitmapOf: UnsafeMutablePointer<UInt16>
+    static let inlineCapacity = 32
+    private static let promoted: UInt8 = 0xFF
+    /// What each slot stands for.
+    private(set) var slotKeys: [SlotKey] = []
+    private var categorySlots: [String: Int] = [:]
+    private var actorSlots: [String: Int] = [:]
+    private var counterfeitSlot: Int?
+
+    enum SlotKey { case gram(UInt32), label([UInt8]) }
+
+    /// Words from one bitmap to the next: one cache line more than a bitmap, so that the same word of
+    /// every bitmap (a scan's members) does not fall in the same few sets of the cache, as it does 2 KiB
+    /// apart (`perf` put 70 % of adding a scan on that one instruction).
+    static let stride = ChunkBits.words + 8
+    static let tableSize = 1 << 15
+    /// How many sets a chunk's held members may have, at 2 KiB each (a chunk of the bench's log has about
+    /// 7,500): the writer writes the chunk when the next scan might need more.
+    static let slotLimit = tableSize / 2
+
+    init() {
+        keys = .allocate(capacity: ChunkPostings.tableSize)
+        keys.initialize(repeating: 0, count: ChunkPostings.tableSize)
+        slotOfKey = .allocate(capacity: ChunkPostings.tableSize)
+        unigramSlots = .allocate(capacity: 512)
+        unigramSlots.initialize(repeating: 0, count: 512)
+        bits = .allocate(capacity: ChunkPostings.slotLimit * ChunkPostings.stride)
+        counts = .allocate(capacity: ChunkPostings.slotLimit)
+        rows = .allocate(capacity: ChunkPostings.slotLimit * ChunkPostings.inlineCapacity)
+        bitmapOf = .allocate(capacity: ChunkPostings.slotLimit)
+    }
+
+    deinit {
+        keys.deallocate(); slotOfKey.deallocate(); unigramSlots.deallocate(); bits.deallocate()
+        counts.deallocate(); rows.deallocate(); bitmapOf.deallocate()
+    }
+
+    /// Adds `offset` to the set of `slot`. A scan's repeated gram comes with the same offset as the member
+    /// before it, so a row drops it there; a message's (on an earlier scan) may repeat one further back,
+    /// which `forEachSet` drops.
+    @inline(__always)
+    private func insert(_ slot: Int, _ offset: Int) {
+        let count = counts[slot]
+        if count == ChunkPostings.promoted {
+            bits[Int(bitmapOf[slot]) * ChunkPostings.stride + offset >> 6] |= 1 << UInt64(offset & 63)
+            return
+        }
+        let row = rows + slot * ChunkPostings.inlineCapacity
+        let member = UInt16(truncatingIfNeeded: offset)
+        if count > 0 && row[Int(count) - 1] == member { return }
+        if Int(count) < ChunkPostings.inlineCapacity {
+            row[Int(count)] = member
+            counts[slot] = count + 1
+            return
+        }
+        promote(slot, adding: offset)
+    }
+
+    /// Gives `slot` a bitmap holding its row's members and `offset`.
+    private func promote(_ slot: Int, adding offset: Int) {
+        let map = bits + bitmapsUsed * ChunkPostings.stride
+        map.initialize(repeating: 0, count: ChunkBits.words)
+        let row = rows + slot * ChunkPostings.inlineCapacity
+        for i in 0..<ChunkPostings.inlineCapacity { map[Int(row[i]) >> 6] |= 1 << UInt64(row[i] & 63) }
+        map[offset >> 6] |= 1 << UInt64(offset & 63)
+        bitmapOf[slot] = UInt16(bitmapsUsed)
+        counts[slot] = ChunkPostings.promoted
+        bitmapsUsed += 1
+    }
+
+    /// Empties the postings for `chunk`.
+    func reset(chunk: UInt32, fresh: Bool) {
+        self.chunk = chunk
+        self.fresh = fresh
+        if !slotKeys.isEmpty {
+            keys.update(repeating: 0, count: ChunkPostings.tableSize)
+            unigramSlots.update(repeating: 0, count: 512)
+        }
+        slotKeys.removeAll(keepingCapacity: true)
+        bitmapsUsed = 0
+        categorySlots.removeAll(keepingCapacity: true)
+        actorSlots.removeAll(keepingCapacity: true)
+        counterfeitSlot = nil
+    }
+
+    var isEmpty: Bool { slotKeys.isEmpty }
+
+    /// Whether a slot can be made for every gram of a text of `count` bytes (two a byte at most) and a
+    /// scan's three labels.
+    func hasRoom(forTextOf count: Int) -> Bool { slotKeys.count + 2 * count + 3 <= ChunkPostings.slotLimit }
+
+    private func newSlot(_ key: SlotKey) -> Int {
+        let slot = slotKeys.count
+        slotKeys.append(key)
+        counts[slot] = 0
+        return slot
+    }
+
+    /// Adds `offset` to the sets of the grams of `text` (lower-cased fields, each followed by a 0 byte), of
+    /// the kinds `flag` says (`SearchIndex`).
+    func add(_ offset: Int, text: UnsafeRawBufferPointer, flag: UInt8) {
+        let keys = keys, slotOfKey = slotOfKey, mask = ChunkPostings.tableSize - 1
+        let unigrams = unigramSlots + (flag == 0 ? 0 : 256)
+        let uni = UInt32(SearchIndex.unigram | flag) << 24, tri = UInt32(SearchIndex.trigram | flag) << 24
+        let n = text.count
+        var i = 0
+        while i < n {
+            let b0 = text[i]
+            i += 1
+            if b0 == 0 { continue }
+            var slot = Int(unigrams[Int(b0)]) - 1
+            if slot < 0 {
+                slot = newSlot(.gram(uni | UInt32(b0) << 16))
+                unigrams[Int(b0)] = UInt16(slot + 1)
+            }
+            insert(slot, offset)
+            guard i < n, text[i] != 0 else { continue }
+            let b2 = i + 1 < n ? text[i + 1] : 0
+            // Never 0, the table's empty place: the kind's byte is not.
+            let gram = tri | UInt32(b0) << 16 | UInt32(text[i]) << 8 | UInt32(b2)
+            var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while true {
+                let k = keys[h]
+                if k == gram { slot = Int(slotOfKey[h]); break }
+                if k == 0 {
+                    slot = newSlot(.gram(gram))
+                    keys[h] = gram
+                    slotOfKey[h] = UInt16(slot)
+                    break
+                }
+                h = (h + 1) & mask
+            }
+            insert(slot, offset)
+        }
+    }
+
+    /// Adds `offset` to the sets of a scan's labels.
+    func add(_ offset: Int, counterfeit: Bool, category: String, actor: String) {
+        if counterfeit {
+            let slot = counterfeitSlot ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.counterfeit, [])))
+            counterfeitSlot = slot
+            insert(slot, offset)
+        }
+        let c = categorySlots[category] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.category, category.utf8)))
+        categorySlots[category] = c
+        insert(c, offset)
+        let a = actorSlots[actor] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8)))
+        actorSlots[actor] = a
+        insert(a, offset)
+    }
+
+    /// Calls `body` with each set's key and its stored form (`ChunkBits`), in key order.
+    func forEachSet(_ body: ([UInt8], [UInt8]) throws -> Void) rethrows {
+        let keys: [[UInt8]] = slotKeys.map { key in
+            switch key {
+            case .gram(let gram): SearchIndex.key(gram: gram, chunk: chunk)
+            case .label(let label): SearchIndex.key(labelPrefix: label, chunk: chunk)
+            }
+        }
+        let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        var members: [Int] = []
+        for slot in order {
+            let count = counts[slot]
+            if count == ChunkPostings.promoted {
+                try body(keys[slot], ChunkBits.container(UnsafeBufferPointer(start: bits + Int(bitmapOf[slot]) * ChunkPostings.stride,
+                                                                            count: ChunkBits.words)))
+            } else {
+                let row = rows + slot * ChunkPostings.inlineCapacity
+                members.removeAll(keepingCapacity: true)
+                for i in 0..<Int(count) { members.append(Int(row[i])) }
+                members.sort()
+                try body(keys[slot], ChunkBits.container(sortedMembers: members))
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import SystemCalls
+
+/// Makes the sets of the chunk a write adds scans to (`ChunkPostings`) on a thread of its own, so that the
+/// thread that applies events — the one an import or a rebuild waits on — only copies each scan's text into
+/// a batch (`SearchIndexWriter`) and stores the sets made: the grams (about 400 bits to set a scan) and the
+/// stored forms (`ChunkBits.container`) were a quarter of its time (docs/SCALE.md).
+///
+/// The writer sends commands in order (`start` a chunk, `scans`, `finish` it); the worker answers each
+/// `finish` with the chunk's sets in key order (`Finished`), which the writer takes when it next looks
+/// (`takeFinished`) or waits for at the end of the write (`waitFinished`). At most `maxWaiting` commands wait,
+/// so the batches held stay a few MB. When no thread can be started the commands run on the caller's.
+final class GramWorker: @unchecked Sendable {
+    /// One chunk's sets as made, for the writer to store.
+    struct Finished {
+        let chunk: UInt32
+        /// Whether no scan of the chunk was stored before this write (`ChunkPostings.fresh`).
+        let fresh: Bool
+        let sets: [(key: [UInt8], value: [UInt8])]
+        /// The grams of texts too long for the held sets, in `SearchIndexWriter`'s `late` form.
+        let late: [UInt64]
+    }
+
+    enum Command {
+        case start(chunk: UInt32, fresh: Bool)
+        /// Records of `SearchIndexWriter.Record`'s form.
+        case scans([UInt8])
+        case finish
+    }
+
+    static let maxWaiting = 8
+
+    private let condition = ConditionLock()
+    private var inbox: [Command] = []
+    private var finished: [Finished] = []
+    private var working = false
+    private var stopped = false
+    private var threaded = false
+    /// Used by the worker's thread only (or the caller's, when no thread could be started).
+    private let postings = ChunkPostings()
+    private var late: [UInt64] = []
+
+    init() {
+        do {
+            try SystemThread.start(stackSize: 1 << 20, detached: true) { [self] in run() }
+            threaded = true
+        } catch {
+            threaded = false
+        }
+    }
+
+    /// Hands `command` over, waiting while `maxWaiting` others wait.
+    func send(_ command: Command) {
+        guard threaded else { return handle(command) }
+        condition.lock()
+        while inbox.count >= GramWorker.maxWaiting { condition.wait() }
+        inbox.append(command)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The chunks finished so far, without waiting.
+    func takeFinished() -> [Finished] {
+        condition.lock()
+        defer { condition.unlock() }
+        let taken = finished
+        finished.removeAll()
+        return taken
+    }
+
+    /// Every chunk finished once each command sent has run.
+    func waitFinished() -> [Finished] {
+        condition.lock()
+        defer { condition.unlock() }
+        while threaded && (!inbox.isEmpty || working) { condition.wait() }
+        let taken = finished
+        finished.removeAll()
+        return taken
+    }
+
+    /// Ends the thread once it is done with the command it runs; the commands waiting are dropped.
+    func stop() {
+        condition.lock()
+        stopped = true
+        inbox.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while inbox.isEmpty && !stopped { condition.wait() }
+            if stopped {
+                condition.unlock()
+                return
+            }
+            let command = inbox.removeFirst()
+            working = true
+            condition.broadcast()
+            condition.unlock()
+            handle(command)
+            condition.lock()
+            working = false
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .start(let chunk, let fresh): postings.reset(chunk: chunk, fresh: fresh)
+        case .scans(let records): add(records)
+        case .finish: finish()
+        }
+    }
+
+    private func finish() {
+        guard !postings.isEmpty || !late.isEmpty else { return }
+        var sets: [(key: [UInt8], value: [UInt8])] = []
+        sets.reserveCapacity(postings.slotKeys.count)
+        postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, container))) }
+        let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late)
+        late = []
+        // What comes after for the same chunk is merged into the sets stored.
+        postings.reset(chunk: postings.chunk, fresh: false)
+        if !threaded { return finished.append(made) }
+        condition.lock()
+        finished.append(made)
+        condition.unlock()
+    }
+
+    private func add(_ records: [UInt8]) {
+        records.withUnsafeBytes { bytes in
+            var at = 0
+            while at < bytes.count {
+                let record = SearchIndexWriter.Record(bytes, at: at)
+                at = record.end
+                let chunk = postings.chunk
+                if !postings.hasRoom(forTextOf: record.text.count) {
+                    // The held sets are full: the chunk's sets so far are stored, the rest merged into them.
+                    finish()
+                }
+                if postings.hasRoom(forTextOf: record.text.count) {
+                    postings.add(record.offset, text: record.text, flag: record.flag)
+                } else {
+                    // A text with more grams than a chunk's sets (tens of kB): merged at the end.
+                    let shift = UInt64(SearchIndex.offsetBits)
+                    for gram in SearchIndex.grams(of: record.text, flag: record.flag) {
+                        late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(record.offset))
+                    }
+                }
+                if let labels = record.labels {
+                    postings.add(record.offset, counterfeit: labels.counterfeit,
+                                 category: String(decoding: labels.category, as: UTF8.self),
+                                 actor: String(decoding: labels.actor, as: UTF8.self))
+                }
+            }
+        }
+    }
+}

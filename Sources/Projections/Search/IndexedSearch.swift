@@ -1,0 +1,144 @@
+import Domain
+
+/// `history`'s filters answered from the search index (`SearchIndex`): chunk by chunk, newest first, the
+/// sets the filters name are read and combined as bits, so that a query costs the chunks of the window and
+/// the rows of its page, plus a check of each candidate only where the index can not be exact (a needle
+/// longer than 3 bytes; a message in a replay of a prefix of the log).
+struct IndexedSearch {
+    let models: Models
+    /// The lower-cased needle (empty: no search), without a 0 byte.
+    let needle: [UInt8]
+    let type: HistoryQuery.ResultFilter
+    let category: String?
+    let actor: String?
+
+    init(models: Models, needle: [UInt8], type: HistoryQuery.ResultFilter, category: String?, actor: String?) {
+        self.models = models
+        self.needle = needle
+        self.type = type
+        self.category = category
+        self.actor = actor
+    }
+
+    /// How many scans with ordinals in `first...last` match, and the ordinals of the page (`offset`,
+    /// `limit`), newest first.
+    func page(first: UInt32, last: UInt32, offset: Int, limit: Int) throws -> (total: Int, ordinals: [UInt32]) {
+        var total = 0
+        var ordinals: [UInt32] = []
+        guard first <= last, last > 0 else { return (0, []) }
+        let replaying = models.scanList.reportsThrough != .max
+        let check = SearchNeedle(lowercased: needle)
+        let labels = labelPrefixes()
+        var chunk = SearchIndex.chunk(of: last)
+        while true {
+            let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
+            let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
+            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying) {
+                let base = SearchIndex.first(of: chunk)
+                if unsure == nil && ordinals.count >= limit {
+                    total += candidates.count
+                } else {
+                    try candidates.forEachDescending { offsetInChunk in
+                        let ordinal = base + UInt32(offsetInChunk)
+                        if let unsure, unsure.contains(offsetInChunk) {
+                            guard try models.withScanHeader(ordinal, { check.matches($0) }) else { return true }
+                        }
+                        if total >= offset && ordinals.count < limit { ordinals.append(ordinal) }
+                        total += 1
+                        return true
+                    }
+                }
+            }
+            if chunk == SearchIndex.chunk(of: first) { break }
+            chunk -= 1
+        }
+        return (total, ordinals)
+    }
+
+    /// The label sets every match must be in (`mustHave`) and the one it must not (authentic scans: not
+    /// counterfeit).
+    private func labelPrefixes() -> (mustHave: [[UInt8]], mustNot: [UInt8]?) {
+        var mustHave: [[UInt8]] = []
+        var mustNot: [UInt8]?
+        let counterfeit = SearchIndex.labelPrefix(SearchIndex.counterfeit, [])
+        switch type {
+        case .all: break
+        case .failed: mustHave.append(counterfeit)
+        case .success: mustNot = counterfeit
+        }
+        if let category { mustHave.append(SearchIndex.labelPrefix(SearchIndex.category, category.utf8)) }
+        if let actor { mustHave.append(SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8)) }
+        return (mustHave, mustNot)
+    }
+
+    /// The candidates of `chunk` within `range` (nil: none), and those of them that must be checked
+    /// against their row (nil: none).
+    private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
+                            replaying: Bool) throws -> (ChunkBits, unsure: ChunkBits?)? {
+        var bits: ChunkBits
+        var unsure: ChunkBits?
+        if needle.isEmpty {
+            bits = ChunkBits()
+            bits.words = [UInt64](repeating: .max, count: ChunkBits.words)
+        } else {
+            let fields = try needleSet(chunk: chunk, flag: 0)
+            let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag)
+            switch (fields, messages) {
+            case (nil, nil): return nil
+            case (let f?, nil): bits = f
+            case (nil, let m?): bits = m
+            case (var f?, let m?):
+                // In a replay, a message may have been reported after the prefix: only those scans are unsure.
+                if replaying && needle.count <= 3 { var only = m; only.subtract(f); unsure = only }
+                f.formUnion(m)
+                bits = f
+            }
+            if replaying && needle.count <= 3 && unsure == nil && messages != nil && fields == nil { unsure = bits }
+            if needle.count > 3 { unsure = bits }
+        }
+        for prefix in labels.mustHave {
+            guard let set = try set(SearchIndex.key(labelPrefix: prefix, chunk: chunk)) else { return nil }
+            bits.formIntersection(set)
+        }
+        if let prefix = labels.mustNot, let set = try set(SearchIndex.key(labelPrefix: prefix, chunk: chunk)) {
+            bits.subtract(set)
+        }
+        bits.keep(range)
+        if bits.isEmpty { return nil }
+        return (bits, unsure)
+    }
+
+    /// The scans of `chunk` whose fields (or, with `messageFlag`, report's message) may hold the needle:
+    /// exactly for up to 3 bytes (see `SearchIndex`), a superset beyond.
+    private func needleSet(chunk: UInt32, flag: UInt8) throws -> ChunkBits? {
+        switch needle.count {
+        case 1:
+            return try set(SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram | flag, needle[0], 0, 0), chunk: chunk))
+        case 2:
+            var union: ChunkBits?
+            try models.tables.forEach(.search, prefix: SearchIndex.trigramPrefix(SearchIndex.trigram | flag, needle[0], needle[1], chunk: chunk)) { _, value in
+                if union == nil { union = ChunkBits() }
+                union!.or(container: SealedValue.body(value))
+                return true
+            }
+            return union
+        default:
+            var grams: [UInt32] = []
+            for i in 0...(needle.count - 3) {
+                let gram = SearchIndex.gram(SearchIndex.trigram | flag, needle[i], needle[i + 1], needle[i + 2])
+                if !grams.contains(gram) { grams.append(gram) }
+            }
+            var result: ChunkBits?
+            for gram in grams {
+                guard let set = try set(SearchIndex.key(gram: gram, chunk: chunk)) else { return nil }
+                if result == nil { result = set } else { result!.formIntersection(set) }
+                if result!.isEmpty { return nil }
+            }
+            return result
+        }
+    }
+
+    private func set(_ key: [UInt8]) throws -> ChunkBits? {
+        try models.tables.withValue(.search, key) { $0.map { ChunkBits(container: SealedValue.body($0)) } }
+    }
+}

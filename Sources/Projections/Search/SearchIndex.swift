@@ -1,0 +1,131 @@
+/// The search index of the scan list (table `search`): for `history`'s search and filters, the scans that
+/// hold a piece of text or a label, as sets of scan ordinals kept per chunk of 16,000 scans (`ChunkBits`),
+/// so that a query reads the sets it names and never a scan it does not return (docs/SCALE.md).
+///
+/// The text is each search field of projections.md §1 lower-cased (the row's search text, `ScanRow`), as
+/// UTF-8 bytes; a substring of scalars is a substring of their bytes, so the index works on bytes. Its sets:
+///
+/// - a **unigram** per byte a field holds: exact for a needle of 1 byte;
+/// - a **trigram** per place in a field that has a byte after it: the byte there, the next, and the one
+///   after (0 when the field ends first). A needle of 3 bytes is in a field exactly when its trigram is;
+///   one of 2 bytes exactly when some trigram starts with it (the keys of those trigrams lie together);
+///   a longer needle only where all its trigrams are, so those candidates are checked against the row;
+/// - the same two kinds for the report's message apart (`messageFlag`), since a replay of a prefix of the
+///   log (`--as-of`) must leave out a message reported after it: only those scans are checked then;
+/// - the labels the other filters ask for: counterfeit, per category, per actor.
+///
+/// Keys start with the chunk (4 bytes, big-endian), so that a chunk's sets lie together and a chunk written
+/// whole (an import, a rebuild) is appended at the end of the table: a gram's key is then `[kind, b0, b1, b2]`
+/// (the trigrams of a chunk that start with two given bytes are one range), a label's `[kind, length (2
+/// bytes), bytes…]`. A needle holding a 0 byte (which no field holds) is answered by reading every row, as a
+/// store written before the index is (`isReady`).
+enum SearchIndex {
+    static let unigram: UInt8 = 1
+    static let trigram: UInt8 = 3
+    static let messageFlag: UInt8 = 0x80
+    static let counterfeit: UInt8 = 0x10
+    static let category: UInt8 = 0x11
+    static let actor: UInt8 = 0x12
+
+    /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
+    /// before every set (chunk 0, then a 0 where a set has its kind). Its name carries the index's form:
+    /// a store whose index has another form answers by reading rows until `rebuild`.
+    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-5".utf8)
+
+    /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
+    /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside
+    /// its key (2,048 would not: each would take a page of its own).
+    static let scansPerChunk = 16_000
+    /// The bits an offset in a chunk takes.
+    static let offsetBits = 14
+
+    /// A gram as one number: its kind, then its three bytes (a unigram's last two are 0).
+    static func gram(_ kind: UInt8, _ b0: UInt8, _ b1: UInt8, _ b2: UInt8) -> UInt32 {
+        UInt32(kind) << 24 | UInt32(b0) << 16 | UInt32(b1) << 8 | UInt32(b2)
+    }
+
+    static func chunk(of ordinal: UInt32) -> UInt32 { ordinal / UInt32(scansPerChunk) }
+    static func offset(of ordinal: UInt32) -> Int { Int(ordinal % UInt32(scansPerChunk)) }
+    static func first(of chunk: UInt32) -> UInt32 { chunk * UInt32(scansPerChunk) }
+
+    static func chunkBytes(_ chunk: UInt32) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: chunk >> 24), UInt8(truncatingIfNeeded: chunk >> 16),
+         UInt8(truncatingIfNeeded: chunk >> 8), UInt8(truncatingIfNeeded: chunk)]
+    }
+
+    /// The key of `gram`'s set in `chunk`.
+    static func key(gram: UInt32, chunk: UInt32) -> [UInt8] {
+        chunkBytes(chunk) + [UInt8(gram >> 24), UInt8(truncatingIfNeeded: gram >> 16),
+                             UInt8(truncatingIfNeeded: gram >> 8), UInt8(truncatingIfNeeded: gram)]
+    }
+
+    /// The first seven bytes of the keys of every trigram of `chunk` that starts with `b0 b1`.
+    static func trigramPrefix(_ kind: UInt8, _ b0: UInt8, _ b1: UInt8, chunk: UInt32) -> [UInt8] {
+        Array(key(gram: gram(kind, b0, b1, 0), chunk: chunk).dropLast())
+    }
+
+    /// The key of a label's set (`kind` is `counterfeit`, `category` or `actor`) without its chunk.
+    static func labelPrefix(_ kind: UInt8, _ label: some Collection<UInt8>) -> [UInt8] {
+        let length = min(label.count, 0xFFFF)
+        return [kind, UInt8(length >> 8), UInt8(length & 0xFF)] + label.prefix(length)
+    }
+
+    static func key(labelPrefix: [UInt8], chunk: UInt32) -> [UInt8] {
+        chunkBytes(chunk) + labelPrefix
+    }
+
+    /// The distinct grams of the lower-cased `text` (one field, or several each followed by a 0 byte), with
+    /// `flag` added to their kinds, in an array of their number (a scan's wait in the import's queue).
+    ///
+    /// Each gram comes once, so that the writer, on the busiest thread, adds a scan to a set once without a
+    /// check: the duplicates are dropped here (on the decoding thread, for a scan) with tables on the stack,
+    /// unigrams by a bit each, trigrams by open addressing.
+    static func grams(of text: UnsafeRawBufferPointer, flag: UInt8 = 0) -> [UInt32] {
+        let n = text.count
+        guard n > 0 else { return [] }
+        let uni = UInt32(unigram | flag) << 24, tri = UInt32(trigram | flag) << 24
+        var size = 64
+        while size < 2 * n { size <<= 1 }
+        let mask = size - 1
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: size + 2 * n + 4) { scratch in
+            let table = scratch.baseAddress!, out = table + size
+            table.initialize(repeating: 0, count: size)
+            var seen: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var count = 0
+            var i = 0
+            while i < n {
+                let b0 = text[i]
+                if b0 != 0 {
+                    let bit = UInt64(1) << UInt64(b0 & 63)
+                    let known: Bool
+                    switch b0 >> 6 {
+                    case 0: known = seen.0 & bit != 0; seen.0 |= bit
+                    case 1: known = seen.1 & bit != 0; seen.1 |= bit
+                    case 2: known = seen.2 & bit != 0; seen.2 |= bit
+                    default: known = seen.3 & bit != 0; seen.3 |= bit
+                    }
+                    if !known { out[count] = uni | UInt32(b0) << 16; count += 1 }
+                    if i + 1 < n, text[i + 1] != 0 {
+                        let b2 = i + 2 < n ? text[i + 2] : 0
+                        // Never 0, the empty place of the table: the kind's byte is not.
+                        let gram = tri | UInt32(b0) << 16 | UInt32(text[i + 1]) << 8 | UInt32(b2)
+                        var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+                        while true {
+                            let k = table[h]
+                            if k == gram { break }
+                            if k == 0 { table[h] = gram; out[count] = gram; count += 1; break }
+                            h = (h + 1) & mask
+                        }
+                    }
+                }
+                i += 1
+            }
+            return Array(UnsafeBufferPointer(start: out, count: count))
+        }
+    }
+
+    /// The distinct grams of the lower-cased `text`.
+    static func grams(of text: [UInt8], flag: UInt8 = 0) -> [UInt32] {
+        text.withUnsafeBytes { grams(of: $0, flag: flag) }
+    }
+}

@@ -1,0 +1,190 @@
+import Domain
+
+/// Keeps the search index (`SearchIndex`) in the write transaction of the events that change it: a new
+/// scan adds its ordinal to the sets of its grams and labels, a report adds it to the sets of its message's
+/// grams.
+///
+/// The members of the chunk new scans go to are held (`ChunkPostings`, on a thread of its own: `GramWorker`;
+/// this thread only copies each scan's text into a batch for it) and written when the list moves on to
+/// the next chunk or when the write ends (`write`): an import or a rebuild writes each set of a chunk once,
+/// appended at the end of the table without a read (a chunk begun in this write is stored nowhere yet, and
+/// its keys sort after every stored one), while one appended event reads, merges and writes the few sets of
+/// its chunk it touches. A message reported on a scan of an earlier chunk is held apart (`late`) and merged
+/// into the stored sets when the write ends.
+final class SearchIndexWriter {
+    /// One scan's text (or a report's message) as the writer hands it to the worker, in a batch of bytes:
+    /// `[offset 2][flag 1][labels 1][text count 4][category count 4][actor count 4][text][category][actor]`,
+    /// `labels` being 0 for a message (no labels), else 2 plus 1 for a counterfeit scan.
+    struct Record {
+        let offset: Int
+        let flag: UInt8
+        let text: UnsafeRawBufferPointer
+        let labels: (counterfeit: Bool, category: UnsafeRawBufferPointer, actor: UnsafeRawBufferPointer)?
+        let end: Int
+
+        init(_ bytes: UnsafeRawBufferPointer, at start: Int) {
+            offset = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt16.self)))
+            flag = bytes[start + 2]
+            let labelByte = bytes[start + 3]
+            let textCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self)))
+            let categoryCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)))
+            let actorCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 12, as: UInt32.self)))
+            var at = start + 16
+            text = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + textCount)])
+            at += textCount
+            let category = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + categoryCount)])
+            at += categoryCount
+            let actor = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + actorCount)])
+            at += actorCount
+            labels = labelByte & 2 != 0 ? (labelByte & 1 != 0, category, actor) : nil
+            end = at
+        }
+
+        static func append(offset: Int, flag: UInt8, text: UnsafeRawBufferPointer,
+                           labels: (counterfeit: Bool, category: String, actor: String)?, to batch: inout [UInt8]) {
+            var category = labels?.category ?? "", actor = labels?.actor ?? ""
+            category.withUTF8 { c in
+                actor.withUTF8 { a in
+                    withUnsafeBytes(of: UInt16(offset).littleEndian) { batch.append(contentsOf: $0) }
+                    batch.append(flag)
+                    batch.append(labels.map { $0.counterfeit ? 3 : 2 } ?? 0)
+                    withUnsafeBytes(of: UInt32(text.count).littleEndian) { batch.append(contentsOf: $0) }
+                    withUnsafeBytes(of: UInt32(c.count).littleEndian) { batch.append(contentsOf: $0) }
+                    withUnsafeBytes(of: UInt32(a.count).littleEndian) { batch.append(contentsOf: $0) }
+                    batch.append(contentsOf: text)
+                    batch.append(contentsOf: c)
+                    batch.append(contentsOf: a)
+                }
+            }
+        }
+    }
+
+    /// How many bytes of records go to the worker at once.
+    static let batchBytes = 1 << 17
+
+    /// Makes the sets of the chunk new scans go to (nil until the first scan of this write).
+    private var worker: GramWorker?
+    /// The chunk the worker holds.
+    private var heldChunk: UInt32?
+    /// Records not yet handed to the worker.
+    private var batch: [UInt8] = []
+    /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
+    /// (`SearchIndex.offsetBits`), which sort by key and then offset.
+    private var late: [UInt64] = []
+    /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
+    /// index (`Models.keepStoredSearchIndex`), which costs it neither the grams nor a write of its pages.
+    var keepsStoredSets = false
+
+    init() {}
+
+    deinit { worker?.stop() }
+
+    /// Makes the worker hold `chunk`, storing what it finished of the chunk held before.
+    private func hold(_ chunk: UInt32, fresh: @autoclosure () -> Bool, to tables: any ModelTables) throws {
+        if heldChunk == chunk { return }
+        let worker = worker ?? GramWorker()
+        self.worker = worker
+        if heldChunk != nil {
+            // The list has moved on: the chunk held so far gets no more scans.
+            sendBatch()
+            worker.send(.finish)
+            try store(worker.takeFinished(), to: tables)
+        }
+        worker.send(.start(chunk: chunk, fresh: fresh()))
+        heldChunk = chunk
+    }
+
+    private func sendBatch() {
+        guard !batch.isEmpty, let worker else { return }
+        worker.send(.scans(batch))
+        batch = []
+        batch.reserveCapacity(SearchIndexWriter.batchBytes + 4096)
+    }
+
+    /// Adds scan `ordinal`: the grams of its search text (`ScanRowHeader.searchText`), whether counterfeit,
+    /// its category and actor.
+    func add(ordinal: UInt32, text: UnsafeRawBufferPointer, counterfeit: Bool, category: String, actor: String,
+             to tables: any ModelTables) throws {
+        if keepsStoredSets { return }
+        let chunk = SearchIndex.chunk(of: ordinal)
+        // A chunk is fresh when this write adds its first scan (ordinals start at 1).
+        try hold(chunk, fresh: ordinal == max(1, SearchIndex.first(of: chunk)), to: tables)
+        Record.append(offset: SearchIndex.offset(of: ordinal), flag: 0, text: text,
+                      labels: (counterfeit, category, actor), to: &batch)
+        if batch.count >= SearchIndexWriter.batchBytes { sendBatch() }
+    }
+
+    /// Adds the grams of a report's message on scan `ordinal`.
+    func addMessage(_ message: String, ordinal: UInt32, to tables: any ModelTables) throws {
+        if keepsStoredSets { return }
+        let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
+        let text = CaseFolding.lowercasedUTF8(message)
+        if heldChunk == chunk {
+            text.withUnsafeBytes { Record.append(offset: offset, flag: SearchIndex.messageFlag, text: $0, labels: nil, to: &batch) }
+            return
+        }
+        let shift = UInt64(SearchIndex.offsetBits)
+        for gram in SearchIndex.grams(of: text, flag: SearchIndex.messageFlag) {
+            late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(offset))
+        }
+    }
+
+    /// Writes every set held.
+    func write(to tables: any ModelTables) throws {
+        if let worker, heldChunk != nil {
+            sendBatch()
+            worker.send(.finish)
+            try store(worker.waitFinished(), to: tables)
+        }
+        heldChunk = nil
+        try writeLate(to: tables)
+    }
+
+    /// Stores the sets the worker made: a fresh chunk's appended (or compared, in a rebuild), any other's
+    /// merged into the stored sets.
+    private func store(_ chunks: [GramWorker.Finished], to tables: any ModelTables) throws {
+        for made in chunks {
+            late += made.late
+            if made.fresh {
+                for (key, value) in made.sets { try tables.append(.search, key, value) }
+            } else {
+                for (key, value) in made.sets {
+                    let merged = try tables.withValue(.search, key) { stored in
+                        guard let stored else { return value }
+                        var bits = ChunkBits()
+                        value.withUnsafeBytes { bits.or(container: SealedValue.body($0)) }
+                        bits.or(container: SealedValue.body(stored))
+                        return SealedValue.seal(key: key, bits.container())
+                    }
+                    try tables.put(.search, key, merged)
+                }
+            }
+        }
+    }
+
+    private func writeLate(to tables: any ModelTables) throws {
+        guard !late.isEmpty else { return }
+        late.sort()
+        var i = 0
+        while i < late.count {
+            let shift = UInt64(SearchIndex.offsetBits)
+            let group = late[i] >> shift
+            var offsets: [UInt16] = []
+            while i < late.count, late[i] >> shift == group {
+                let offset = UInt16(truncatingIfNeeded: late[i] & (1 << shift - 1))
+                if offsets.last != offset { offsets.append(offset) }
+                i += 1
+            }
+            let key = SearchIndex.key(gram: UInt32(truncatingIfNeeded: group), chunk: UInt32(truncatingIfNeeded: group >> 32))
+            let (value, same) = try tables.withValue(.search, key) { stored in
+                var bits = ChunkBits()
+                if let stored { bits.or(container: SealedValue.body(stored)) }
+                for offset in offsets { bits.insert(Int(offset)) }
+                let value = SealedValue.seal(key: key, bits.container())
+                return (value, stored.map { value.elementsEqual($0) } ?? false)
+            }
+            if !same { try tables.put(.search, key, value) }
+        }
+        late.removeAll(keepingCapacity: false)
+    }
+}
