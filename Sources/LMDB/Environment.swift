@@ -212,6 +212,23 @@ public final class Environment: @unchecked Sendable {
         return MapPager(map: map, firstNew: (lastPage + 1) * pageSize, pageSize: pageSize)
     }
 
+    /// Runs `body`, which reads much of the store, with the kernel told to map the cached pages around each
+    /// page touched and to read ahead (`MADV_NORMAL` on the whole map), then as LMDB left it (`MDB_NORDAHEAD`:
+    /// `MADV_RANDOM`, one fault per page touched, which suits lookups). `log verify` reads every page of the
+    /// store: at ten million events one fault per 4 KiB page was a fifth of its time.
+    ///
+    /// The advice is the process's, for the whole map, so other threads reading meanwhile get it too: it
+    /// changes how fast they read, never what. The corresponding C function is `madvise`.
+    public func readingMuch<R>(_ body: () throws -> R) throws -> R {
+        let map = try read { txn in mapping(try txn.live)?.map }
+        guard let map, let base = map.baseAddress else { return try body() }
+        let start = UnsafeMutableRawPointer(mutating: base)
+        // Fails only for a range that is not mapped, which leaves nothing to advise.
+        try? MemoryMap.advise(start, count: map.count, .normal)
+        defer { try? MemoryMap.advise(start, count: map.count, .random) }
+        return try body()
+    }
+
     /// The map as transaction `txn` sees it, its page size and the environment's last page in use; nil
     /// when the map can not be found (off Linux, or a store without named databases).
     ///
