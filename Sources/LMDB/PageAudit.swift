@@ -302,6 +302,12 @@ public struct PageAudit {
 
     /// LMDB's default order: bytes compared as unsigned, a prefix before the longer key (`mdb_cmp_memn`).
     private static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        // Most keys (seqs, leaf indices, ids) differ in their first 8 bytes: compared as one big-endian number,
+        // without a call.
+        if a.count >= 8, b.count >= 8 {
+            let x = UInt64(bigEndian: a.loadUnaligned(as: UInt64.self)), y = UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))
+            if x != y { return x < y ? -1 : 1 }
+        }
         let common = min(a.count, b.count)
         if common > 0 {
             let order = ByteSearch.order(a.baseAddress!, b.baseAddress!, count: common)
