@@ -288,11 +288,11 @@ public struct PageAudit {
         return nil
     }
 
-    /// Remembers a page read, and lets go of the pages read every 2,048 (see `MappedSpan`): the kernel maps
+    /// Remembers a page read, and lets go of the pages read every 512 (see `MappedSpan`): the kernel maps
     /// up to 16 pages around each one read (fault-around: the 64 KiB around it, when the map is not advised
-    /// random, as during `log verify`), so 2,048 pages read keep up to 128 MiB mapped. The span released takes
-    /// in those 64 KiB, within the pages in use: pages mapped around the first or last page read were left
-    /// mapped, and a walk of ten million events' store ended with 300 MB of them.
+    /// random, as during `log verify`), so 512 pages read keep up to 32 MiB mapped (2,048 made a 10M
+    /// verify's peak 290 MB). The span released takes in those 64 KiB, within the pages in use: pages mapped
+    /// around the first or last page read were left mapped (a 10M verify once peaked at 305 MB).
     @inline(__always)
     private mutating func note(_ page: UnsafeRawPointer) {
         let around = 65_536
@@ -301,7 +301,7 @@ public struct PageAudit {
         let high = min((Int(lastPage) + 1) * pageSize, (offset + pageSize + around - 1) & ~(around - 1))
         released.include(UnsafeRawBufferPointer(start: map + low, count: max(pageSize, high - low)))
         pagesSinceRelease += 1
-        if pagesSinceRelease == 2_048 {
+        if pagesSinceRelease == 512 {
             released.release()
             pagesSinceRelease = 0
         }
