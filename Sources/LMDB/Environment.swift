@@ -131,7 +131,10 @@ public final class Environment: @unchecked Sendable {
             let (wanted, overflow) = inUse.addingReportingOverflow(bytes)
             guard !overflow else { throw LMDBError.mapFull }
             let rounded = (wanted + 0xFFFF) & ~0xFFFF
-            if rounded > info.me_mapsize { try check(mdb_env_set_mapsize(handle, rounded)) }
+            if rounded > info.me_mapsize {
+                try check(mdb_env_set_mapsize(handle, rounded))
+                forgetBounds()
+            }
         }
     }
 
@@ -229,6 +232,32 @@ public final class Environment: @unchecked Sendable {
         return try body()
     }
 
+    /// Forgets where the map lies, after a resize.
+    private func forgetBounds() {
+        boundsLock.lock()
+        knownBounds = nil
+        boundsLock.unlock()
+    }
+
+    /// Where the map lies (start, end), found once per map size: `mapBounds`. Reset whenever the map is
+    /// resized (which may move it), under `resizeLock` held exclusively.
+    private var knownBounds: (size: Int, start: UInt, end: UInt)?
+    private let boundsLock = ConditionLock()
+
+    /// Where the map lies as transaction `txn` sees it (start, end), or nil when it can not be found.
+    /// `Transaction.releaseReadPages` keeps to it: a damaged page can make LMDB hand out a value that points
+    /// outside the map, and dropping that range from the process's memory would drop its heap or its code.
+    func mapBounds(_ txn: OpaquePointer) -> (start: UInt, end: UInt)? {
+        let size = mapSize
+        boundsLock.lock()
+        defer { boundsLock.unlock() }
+        if let known = knownBounds, known.size == size { return (known.start, known.end) }
+        guard let map = mapping(txn)?.map, let base = map.baseAddress else { return nil }
+        let start = UInt(bitPattern: base)
+        knownBounds = (size, start, start + UInt(map.count))
+        return (start, start + UInt(map.count))
+    }
+
     /// The map as transaction `txn` sees it, its page size and the environment's last page in use; nil
     /// when the map can not be found (off Linux, or a store without named databases).
     ///
@@ -295,6 +324,7 @@ public final class Environment: @unchecked Sendable {
                 }
                 try resizeLock.withExclusive { () throws(LMDBError) in
                     try check(mdb_env_set_mapsize(handle, 0))
+                    forgetBounds()
                 }
             case .grow(let size):
                 try resizeLock.withExclusive { () throws(LMDBError) in
@@ -303,6 +333,7 @@ public final class Environment: @unchecked Sendable {
                         let (doubled, overflow) = size.multipliedReportingOverflow(by: 2)
                         guard !overflow else { throw LMDBError.mapFull }
                         try check(mdb_env_set_mapsize(handle, doubled))
+                        forgetBounds()
                     }
                 }
             case .readersFull:
