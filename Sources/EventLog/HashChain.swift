@@ -27,3 +27,25 @@ public enum HashChain {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
+
+extension HashChain {
+    /// Whether `stored` is the chain value after `previous` for an event whose canonical form is `canonical`:
+    /// `next` without an array made for the value, for `log verify`, which asks it of every event.
+    public static func link(after previous: UnsafeRawBufferPointer, canonical: [UInt8], is stored: UnsafeRawBufferPointer) -> Bool {
+        guard previous.count == 32, stored.count == 32 else { return false }
+        var hasher = SHA256()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { hex in
+            for i in 0..<32 {
+                let b = previous[i]
+                hex[2 * i] = hexDigits[Int(b >> 4)]
+                hex[2 * i + 1] = hexDigits[Int(b & 0x0F)]
+            }
+            hex[64] = 0x0A
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(hex))
+        }
+        canonical.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return hasher.finalize().withUnsafeBytes { digest in
+            (0..<4).allSatisfy { digest.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) }
+        }
+    }
+}

@@ -24,9 +24,14 @@ struct MappedSpan {
         high = max(high, start + UInt(bytes.count))
     }
 
-    /// Drops the span's whole pages from the resident set and starts a new span.
-    mutating func release() {
+    /// Drops the span's whole pages from the resident set and starts a new span; with `bounds`, only the
+    /// part of the span inside them (a damaged record can point anywhere).
+    mutating func release(within bounds: (start: UInt, end: UInt)? = nil) {
         defer { self = MappedSpan() }
+        if let bounds {
+            low = max(low, bounds.start)
+            high = min(high, bounds.end)
+        }
         // An empty span (nothing read since the last release) has `low` at `UInt.max`, where rounding up
         // would overflow.
         guard low < high else { return }

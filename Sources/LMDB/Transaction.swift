@@ -137,7 +137,14 @@ public final class Transaction {
     /// Drops the pages of the map this transaction has read, from the lowest to the highest, from the
     /// resident set (see `MappedSpan`), and starts over. For work that reads at random all over a large
     /// store: the kernel maps the pages around each one read too, so much of the store would stay mapped.
-    public func releaseReadPages() { read.release() }
+    public func releaseReadPages() {
+        // A handle that has ended, or a map that can not be found: nothing is dropped.
+        guard let handle, let bounds = environment.mapBounds(handle) else {
+            read = MappedSpan()
+            return
+        }
+        read.release(within: bounds)
+    }
 
     /// The value stored under `key`, or `nil`; see `get(_:_:)` for how long the buffer lives.
     ///

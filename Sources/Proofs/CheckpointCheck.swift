@@ -2,6 +2,7 @@ import Dispatch
 public import Domain
 public import EventLog
 import LMDB
+import SystemCalls
 
 /// `log verify` with the kept checkpoint (proofs.md §2): the chain of events.md §2 as `LogVerifier` checks
 /// it, and the kept checkpoint's signature under the store's key, a log at least as long as it, the Merkle
@@ -12,14 +13,19 @@ import LMDB
 /// hash (canonical forms are most of the cost). When that pass finds the chain broken, or a digest is to be
 /// checked, `LogVerifier` runs too and its answer, with its reasons, is the chain's.
 ///
-/// Large logs are swept in two ranges at once, one per core: [0, S) and [S, head) with S the largest power
-/// of two below the head, so that every subtree of each range is its own but one, the top node of a log of
-/// exactly 2S events, checked when both are done.
+/// The pass goes through the log in chunks of 2^`Sweep.chunkLevel` events, which two threads (one per core)
+/// take as they finish, so that both end together whatever the log's size; the nodes above the chunks are
+/// checked once every chunk is done (`SweepTotal`). The id index is walked once, by whichever thread is free
+/// first, and its entries compared with the events' ids and seqs as a whole (`IdIndexFingerprint`) instead of
+/// one lookup per event; when they differ, `LogVerifier` looks every id up and says which event is first.
 public enum CheckpointCheck {
-    /// Below this many events one thread does the whole job.
-    static let splitThreshold: UInt64 = 50_000
-
     public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?) throws -> LogVerifier.Outcome {
+        try verify(log, proofs: proofs, digest: digest, chunkLevel: Sweep.chunkLevel)
+    }
+
+    /// `verify` in chunks of 2^`chunkLevel` events (tests give small ones).
+    static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?,
+                       chunkLevel: Int) throws -> LogVerifier.Outcome {
         // Read before the log: a checkpoint is signed after its commit, so it never covers more than the log
         // holds afterwards, even while another process writes.
         let kept = proofs.file.read()
@@ -34,13 +40,14 @@ public enum CheckpointCheck {
             checkpoint = Result { () throws(NoteError) in try Checkpoint(text: try SignedNote.open(note, key: identity.verifier)) }
         }
         let size = (try? checkpoint?.get())?.size
-        var sweeps: [Sweep] = []
+        var total: SweepTotal?
+        var index: IdIndexFingerprint?
         if treeSize == head.seq {
-            sweeps = try sweep(log, proofs: proofs, head: head.seq, rootAt: size.flatMap { $0 <= head.seq ? $0 : nil })
+            (total, index) = try sweep(log, proofs: proofs, head: head.seq, rootAt: size.flatMap { $0 <= head.seq ? $0 : nil },
+                                       chunkLevel: chunkLevel)
         }
-        // An id index with entries for no event is found by the chain's own check (LogVerifier).
-        let indexHoldsMore = try log.read { reader in try reader.idCount() != reader.count() }
-        if treeSize != head.seq || digest != nil || indexHoldsMore || sweeps.contains(where: \.chainBroken) {
+        let indexDiffers = index != total?.ids
+        if treeSize != head.seq || digest != nil || indexDiffers || total?.chainBroken == true {
             let outcome = try chain()
             if case .broken = outcome { return outcome }
         }
@@ -59,45 +66,69 @@ public enum CheckpointCheck {
         guard treeSize == head.seq else {
             return broken(min(treeSize, head.seq) + 1, "the stored Merkle tree holds \(treeSize) leaves, the log \(head.seq) events")
         }
-        if let bad = sweeps.compactMap(\.firstBadSeq).min() {
+        if let bad = total?.firstBadSeq {
             return broken(bad, "the stored Merkle tree disagrees with event \(bad)")
         }
-        var root = sweeps.first?.rootAt ?? TreeHash.empty
-        if sweeps.count == 2 {
-            let left = sweeps[0].frontier.root
-            if let right = sweeps[1].rootAt { root = TreeHash.node(left, right) }
-            if let top = sweeps[1].deferredTop, top != TreeHash.node(left, sweeps[1].frontier.root) {
-                return broken(head.seq, "the stored Merkle tree disagrees with event \(head.seq)")
-            }
-        }
+        let root = total?.rootAt ?? TreeHash.empty
         guard root == signed.root else {
             return broken(1, "the first \(signed.size) events do not have the signed checkpoint's root: the log was rewritten")
         }
         return .ok(events: head.seq, head: head)
     }
 
-    /// Sweeps the log's events and the stored tree's records, in two ranges on two threads when large.
-    private static func sweep(_ log: EventLog, proofs: ProofStore, head: UInt64, rootAt size: UInt64?) throws -> [Sweep] {
-        let split = head < splitThreshold ? head : MerkleMath.split(head)
-        let ranges: [Range<UInt64>] = split == head ? [0..<head] : [0..<split, split..<head]
-        let results = Results(count: ranges.count)
-        DispatchQueue.concurrentPerform(iterations: ranges.count) { i in
-            results.set(i, Result { try log.read { reader in
-                try Sweep.run(reader, tree: proofs.tree(reader.transaction), ranges[i], rootAt: size)
-            } })
+    /// Sweeps the log's events and the stored tree's records chunk by chunk on two threads, and fingerprints
+    /// the id index on whichever is free first (job 0, so that it never comes last).
+    private static func sweep(_ log: EventLog, proofs: ProofStore, head: UInt64,
+                              rootAt size: UInt64?, chunkLevel: Int) throws -> (SweepTotal, IdIndexFingerprint) {
+        let chunks = (head + (UInt64(1) << UInt64(chunkLevel)) - 1) >> UInt64(chunkLevel)
+        let key = IdIndexFingerprint.Key()
+        let jobs = Jobs(count: chunks + 1)
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let done = Result { () throws -> (sweeps: [Sweep], index: IdIndexFingerprint?) in
+                try log.read { reader in
+                    var sweeps: [Sweep] = []
+                    var index: IdIndexFingerprint?
+                    while let job = jobs.take() {
+                        if job == 0 {
+                            index = try reader.idIndexFingerprint(key)
+                        } else {
+                            sweeps.append(try Sweep.run(reader, tree: proofs.tree(reader.transaction), chunk: job - 1,
+                                                        level: chunkLevel, head: head, rootAt: size, ids: key))
+                        }
+                    }
+                    return (sweeps, index)
+                }
+            }
+            jobs.finish(done)
         }
-        return try results.values().map { try $0.get() }
+        let parts = try jobs.results.map { try $0.get() }
+        guard let index = parts.compactMap(\.index).first else { throw StoreError("the id index was not walked") }
+        return (SweepTotal(parts.flatMap(\.sweeps), rootAt: size), index)
     }
 
-    /// The per-range results, written by the worker threads.
-    private final class Results: @unchecked Sendable {
-        private var slots: [Result<Sweep, any Error>?]
-        private let lock = DispatchQueue(label: "veritrail.checkpoint-check")
+    /// The jobs of a sweep, handed out in order to the threads that ask, and what each thread found.
+    private final class Jobs: @unchecked Sendable {
+        private let lock = ConditionLock()
+        private var next: UInt64 = 0
+        private let count: UInt64
+        private(set) var results: [Result<(sweeps: [Sweep], index: IdIndexFingerprint?), any Error>] = []
 
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        init(count: UInt64) { self.count = count }
 
-        func set(_ i: Int, _ result: Result<Sweep, any Error>) { lock.sync { slots[i] = result } }
+        /// The next job, or nil when none is left (or a thread failed: the others stop too).
+        func take() -> UInt64? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
 
-        func values() -> [Result<Sweep, any Error>] { lock.sync { slots.compactMap { $0 } } }
+        func finish(_ result: Result<(sweeps: [Sweep], index: IdIndexFingerprint?), any Error>) {
+            lock.lock()
+            defer { lock.unlock() }
+            if case .failure = result { next = count }
+            results.append(result)
+        }
     }
 }

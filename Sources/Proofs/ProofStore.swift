@@ -246,8 +246,10 @@ extension ProofStore {
     public func treeMatches(_ reader: LogReader, through head: UInt64) throws -> Bool {
         let tree = tree(reader.transaction)
         guard try tree.size() == head else { return false }
-        let sweep = try Sweep.run(reader, tree: tree, 0..<head, rootAt: nil, chain: false)
-        return !sweep.chainBroken && sweep.firstBadSeq == nil
+        let chunks = (head + (UInt64(1) << UInt64(Sweep.chunkLevel)) - 1) >> UInt64(Sweep.chunkLevel)
+        let sweeps = try (0..<chunks).map { try Sweep.run(reader, tree: tree, chunk: $0, head: head, rootAt: nil, chain: false) }
+        let total = SweepTotal(sweeps, rootAt: nil)
+        return !total.chainBroken && total.firstBadSeq == nil
     }
 
     /// Recomputes the stored tree from the log's events, inside `reader`'s write transaction.

@@ -3,40 +3,60 @@ import Domain
 import EventLog
 import LMDB
 
-/// One range of the log swept by `CheckpointCheck`: each event's canonical form made once, for its chain
-/// link (checked against the stored chain value) and its leaf hash (with the nodes it completes, checked
-/// against the stored tree's record).
+/// One chunk of the log swept by `CheckpointCheck`: the leaves `2^level · c` up to the next multiple
+/// (or the head), each event's canonical form made once, for its chain link (checked against the stored chain
+/// value) and its leaf hash (with the nodes it completes, checked against the stored tree's record).
+///
+/// A chunk starts at a multiple of its size, a power of two, so every node of the tree below the chunk's own
+/// root lies in one chunk and is checked there; the nodes above (kept in the record of a chunk's last leaf)
+/// join chunks' roots, and `SweepTotal` checks them once every chunk is done. Chunks are independent, so any
+/// number of threads can take them in any order.
 struct Sweep: Sendable {
+    /// log2 of the leaves of a chunk: 32,768 events (about 12 MB of log), small enough that two threads that
+    /// take chunks as they finish end together, large enough that a chunk's start (two lookups) is nothing.
+    /// Tests give smaller ones, so that small logs have nodes above their chunks.
+    static let chunkLevel = 15
+
+    /// The chunk's number.
+    var chunk: UInt64
+    /// log2 of its leaves when whole.
+    var level: Int
+    var leaves: UInt64 { UInt64(1) << UInt64(level) }
+    /// The chunk's leaves as they end: one root when the chunk is whole, the frontier of a partial last one.
     var frontier = TreeFrontier()
-    /// The root of the range's leaves up to the checkpoint's size, when the size falls in the range.
-    var rootAt: TreeHash?
-    /// The first leaf whose stored record is not what its event gives.
+    /// The frontier of the chunk's leaves up to the checkpoint's size, when the size ends inside the chunk.
+    var frontierAt: TreeFrontier?
+    /// The first leaf (its seq) whose stored record is not what its event gives.
     var firstBadSeq: UInt64?
-    /// A stored node above the range's own subtrees (see `CheckpointCheck`), checked by the caller.
-    var deferredTop: TreeHash?
+    /// The stored nodes above the chunk's root, in its last leaf's record, bottom-up: `SweepTotal` checks them.
+    var above: [TreeHash] = []
     /// Whether the chain did not hold (a gap, a damaged record, a wrong link, time running backwards):
     /// `LogVerifier` then says where and why.
     var chainBroken = false
+    /// The (id, seq) of the chunk's events, to compare with the id index's (`IdIndexFingerprint`).
+    var ids = IdIndexFingerprint()
 
-    /// Sweeps the leaves `range` (indices: seqs range.lowerBound + 1 … range.upperBound); without `chain`,
-    /// the chain links are not computed (the tree alone is checked).
-    static func run(_ reader: LogReader, tree: StoredTree, _ range: Range<UInt64>, rootAt size: UInt64?,
-                    chain: Bool = true) throws -> Sweep {
-        var sweep = Sweep()
-        if size == 0 && range.lowerBound == 0 { sweep.rootAt = .empty }
-        var previous = HashChain.genesis
-        var lastAt: Timestamp?
-        if range.lowerBound > 0 {
-            guard let hash = try reader.storedHash(at: range.lowerBound) else { return Sweep(chainBroken: true) }
-            previous = hash
-            lastAt = try reader.storedAt(at: range.lowerBound)
-        }
+    /// Sweeps chunk `chunk` of a log of `head` events; `size` is the checkpoint's. Without `chain`, the chain
+    /// links and the ids are not checked (the tree alone is).
+    static func run(_ reader: LogReader, tree: StoredTree, chunk: UInt64, level: Int = chunkLevel, head: UInt64,
+                    rootAt size: UInt64?, chain: Bool = true, ids key: IdIndexFingerprint.Key? = nil) throws -> Sweep {
+        var sweep = Sweep(chunk: chunk, level: level)
+        let start = chunk << UInt64(level)
+        let end = min(start + sweep.leaves, head)
+        guard start < end else { return sweep }
+        // The chain value before the chunk, then each event's stored one once its link is checked: a link
+        // that holds makes the stored value the chain's, read in place.
+        let before = start > 0 ? try reader.storedHash(at: start) : HashChain.genesis
+        guard let before else { return Sweep(chunk: chunk, level: level, chainBroken: true) }
+        var lastAt = start > 0 ? try reader.storedAt(at: start) : nil
         var canonical: [UInt8] = []
         canonical.reserveCapacity(2048)
         let cursor = try reader.transaction.cursor(tree.database)
-        var record = try range.lowerBound.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
-        var expectedSeq = range.lowerBound + 1
-        try reader.forEachRecord(from: range.lowerBound + 1, through: range.upperBound) { seq, bytes in
+        var record = try start.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
+        var expectedSeq = start + 1
+        try before.withUnsafeBytes { before in
+        var previous = before
+        try reader.forEachRecord(from: start + 1, through: end) { seq, bytes in
             guard seq == expectedSeq, (try? StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)) != nil,
                   let stored = StoredEvent.hash(in: bytes)
             else {
@@ -44,16 +64,15 @@ struct Sweep: Sendable {
                 return false
             }
             if chain {
-                let link = HashChain.next(after: previous, canonical: canonical)
                 let at = StoredEvent.at(in: bytes)
                 let backwards = lastAt.map { last in at.map { $0 < last } ?? false } ?? false
-                // The id index must lead back to the event (LogVerifier says which way it does not).
-                let indexed = try StoredEvent.id(in: bytes).map { try reader.seq(forIdBytes: $0) }
-                guard link.elementsEqual(stored), !backwards, indexed == seq else {
+                guard HashChain.link(after: previous, canonical: canonical, is: stored), !backwards,
+                      let id = StoredEvent.id(in: bytes) else {
                     sweep.chainBroken = true
                     return false
                 }
-                previous = link
+                if let key { sweep.ids.add(id: id, seq: seq, key: key) }
+                previous = stored
                 lastAt = at
             }
             expectedSeq += 1
@@ -69,16 +88,64 @@ struct Sweep: Sendable {
                 if same { same = TreeHash(entry.value, at: offset) == hash }
                 offset += 32
             }
-            if same && offset < expected {
-                sweep.deferredTop = TreeHash(entry.value, at: offset)
-                offset += 32
+            // The last leaf of a whole chunk keeps the nodes above the chunk's root too.
+            if same && offset < expected && seq == start + sweep.leaves {
+                while offset < expected {
+                    sweep.above.append(TreeHash(entry.value, at: offset))
+                    offset += 32
+                }
             }
             if !same || offset != expected { sweep.firstBadSeq = seq }
-            if seq == size { sweep.rootAt = sweep.frontier.root }
+            if seq == size { sweep.frontierAt = sweep.frontier }
             record = try cursor.next()
             return true
         }
-        if expectedSeq != range.upperBound + 1 { sweep.chainBroken = true }
+        }
+        if expectedSeq != end + 1 { sweep.chainBroken = true }
+        // A chunk is shorter than the log's read between releases (`PageRelease.logRecords`).
+        reader.transaction.releaseReadPages()
         return sweep
+    }
+}
+
+/// The chunks of one sweep put together, in order: the nodes above the chunks' roots checked against the
+/// stored ones, the first bad leaf, and the root at the checkpoint's size.
+struct SweepTotal {
+    var firstBadSeq: UInt64?
+    var chainBroken = false
+    var rootAt: TreeHash?
+    var ids = IdIndexFingerprint()
+
+    /// `sweeps` are every chunk of the log, in any order; `size` is the checkpoint's.
+    init(_ sweeps: [Sweep], rootAt size: UInt64?) {
+        guard let level = sweeps.first?.level else {
+            rootAt = size == 0 ? .empty : nil
+            return
+        }
+        let leaves = UInt64(1) << UInt64(level)
+        if size == 0 { rootAt = .empty }
+        // The tree whose leaves are the whole chunks' roots: appending one completes the nodes above it.
+        var chunks = TreeFrontier()
+        for sweep in sweeps.sorted(by: { $0.chunk < $1.chunk }) {
+            chainBroken = chainBroken || sweep.chainBroken
+            ids.merge(sweep.ids)
+            if firstBadSeq == nil { firstBadSeq = sweep.firstBadSeq }
+            guard firstBadSeq == nil, !chainBroken else { continue }
+            let start = sweep.chunk << UInt64(level)
+            let whole = sweep.frontier.size == leaves
+            if let at = sweep.frontierAt, let size, !(whole && size == start + leaves) {
+                rootAt = TreeFrontier(size: size, hashes: chunks.hashes + at.hashes).root
+            }
+            // The partial last chunk: nothing above it is stored.
+            guard whole else { continue }
+            var above = sweep.above.makeIterator()
+            var same = true, first = true
+            chunks.append(sweep.frontier.hashes[0]) { hash in
+                // The first is the chunk's root, checked in the chunk.
+                if first { first = false } else if same { same = above.next() == hash }
+            }
+            if !same || above.next() != nil { firstBadSeq = start + leaves }
+            if let size, size == start + leaves { rootAt = chunks.root }
+        }
     }
 }

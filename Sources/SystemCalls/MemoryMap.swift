@@ -16,6 +16,11 @@ public enum MemoryMap {
         public static let populateWrite = Advice(Int32(MADV_POPULATE_WRITE))
         /// The range will be read front to back: read ahead more. (`MADV_SEQUENTIAL`)
         public static let sequential = Advice(Int32(MADV_SEQUENTIAL))
+        /// No advice: the kernel reads ahead some, and maps the cached pages around each one touched
+        /// (fault-around). (`MADV_NORMAL`)
+        public static let normal = Advice(Int32(MADV_NORMAL))
+        /// Pages are read at random: no read-ahead, and one fault for each page touched. (`MADV_RANDOM`)
+        public static let random = Advice(Int32(MADV_RANDOM))
     }
 
     /// The size of a memory page in bytes.

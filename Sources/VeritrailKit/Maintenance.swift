@@ -1,6 +1,7 @@
 public import Domain
 import Engine
 import EventLog
+import LMDB
 import Proofs
 import SystemCalls
 
@@ -30,7 +31,8 @@ extension VeritrailStore {
     /// the log). A broken log is reported first: its answer names the first bad seq.
     public func verify(digest: LogDigest? = nil, asOf: AsOf? = nil) throws(VeritrailError) -> VerificationOutcome {
         let given = digest.map { (seq: $0.seq, hash: $0.hash) }
-        return try VeritrailError.catching {
+        // Every page of the store is read: with the kernel's read-ahead and fault-around (`readingMuch`).
+        return try VeritrailError.catching { try store.log.environment.readingMuch {
             let audit = Pipeline<Store.PageDamage?> { [store] emit in _ = emit(try store.auditPages()) }
             defer { audit.cancel() }
             let outcome: VerificationOutcome
@@ -42,7 +44,7 @@ extension VeritrailStore {
             }
             guard case .ok = outcome, let damage = try audit.next()?.take() ?? nil else { return outcome }
             throw StoreError(damage.description)
-        }
+        } }
     }
 
     /// Calls `line` with the out form of every event `filter` keeps (events.md §1: with `seq`, `id` and

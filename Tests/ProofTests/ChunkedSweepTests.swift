@@ -1,0 +1,144 @@
+import Domain
+import Engine
+@testable import EventLog
+import Foundation
+import LMDB
+@testable import Proofs
+import Testing
+
+/// `log verify` sweeps the log in chunks that any thread takes (`Sweep`), puts them together (`SweepTotal`)
+/// and compares the id index with the events as a whole (`IdIndexFingerprint`): with chunks of 1 to 16
+/// events, a small log has nodes above its chunks, and every check must still find its damage.
+@Suite("Chunked sweep of log verify", .serialized)
+struct ChunkedSweepTests {
+    static let events = 70
+
+    /// A store of the demo's first 70 events, opened in this process.
+    private func withStore(_ body: (StoreFixture, Store) throws -> Void) throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        #expect(try fixture.importLines(Array(try StoreFixture.demoLines().prefix(Self.events))).exit == 0)
+        try body(fixture, try Store(directory: fixture.store))
+    }
+
+    /// Every chunk of the log swept in order in one transaction, put together.
+    private func total(_ store: Store, level: Int, rootAt size: UInt64?, key: IdIndexFingerprint.Key) throws -> SweepTotal {
+        try store.log.read { reader in
+            let head = try reader.head().seq
+            let tree = store.proofs.tree(reader.transaction)
+            let chunks = (head + (UInt64(1) << UInt64(level)) - 1) >> UInt64(level)
+            let sweeps = try (0..<chunks).reversed().map { chunk in
+                try Sweep.run(reader, tree: tree, chunk: chunk, level: level, head: head, rootAt: size, ids: key)
+            }
+            return SweepTotal(sweeps, rootAt: size)
+        }
+    }
+
+    @Test func theRootAtEverySizeIsTheStoredTreesWhateverTheChunks() throws {
+        try withStore { _, store in
+            let key = IdIndexFingerprint.Key()
+            let index = try store.log.read { try $0.idIndexFingerprint(key) }
+            for level in 0...4 {
+                for size in 0...UInt64(Self.events) {
+                    let total = try total(store, level: level, rootAt: size, key: key)
+                    let stored = try store.log.read { reader in try MerkleMath.root(size: size, store.proofs.tree(reader.transaction)) }
+                    #expect(total.rootAt == stored, "chunks of 2^\(level), size \(size)")
+                    #expect(total.firstBadSeq == nil && !total.chainBroken)
+                    #expect(total.ids == index && total.ids.count == Self.events)
+                }
+            }
+        }
+    }
+
+    /// Flips one byte of the stored node of `level` in the record of leaf `leaf`.
+    private func flipNode(_ store: Store, leaf: UInt64, level: Int) throws {
+        try store.log.environment.write { txn in
+            let key = leaf.bigEndianBytes
+            var value = Array(try #require(try txn.get(store.proofs.treeDatabase, key)))
+            value[32 * level + 5] ^= 0x01
+            try txn.put(store.proofs.treeDatabase, key, value)
+        }
+    }
+
+    @Test(arguments: [(leaf: UInt64(63), level: 5), (leaf: 63, level: 2), (leaf: 43, level: 1), (leaf: 31, level: 4), (leaf: 7, level: 3)])
+    func aDamagedNodeIsFoundInsideOrAboveTheChunks(damage: (leaf: UInt64, level: Int)) throws {
+        try withStore { _, store in
+            try flipNode(store, leaf: damage.leaf, level: damage.level)
+            let seq = damage.leaf + 1
+            for level in [0, 2, 3, Sweep.chunkLevel] {
+                let outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: nil, chunkLevel: level)
+                #expect(outcome == .broken(firstBadSeq: seq, reason: "the stored Merkle tree disagrees with event \(seq)"),
+                        "chunks of 2^\(level)")
+            }
+        }
+    }
+
+    @Test func aLogWhoseChunksAllHoldIsOkWhateverTheChunks() throws {
+        try withStore { _, store in
+            for level in [0, 1, 4, 6, 7, Sweep.chunkLevel] {
+                let outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: nil, chunkLevel: level)
+                guard case .ok(let events, _) = outcome else {
+                    Issue.record("chunks of 2^\(level): \(outcome)")
+                    continue
+                }
+                #expect(events == UInt64(Self.events))
+            }
+        }
+    }
+
+    /// Two ids that lead to each other's events: the index holds as many entries as the log has events, each
+    /// id once, so only comparing the entries themselves finds it.
+    @Test func anIndexWhoseIdsLeadToEachOthersEventsIsFound() throws {
+        try withStore { _, store in
+            func id(_ seq: UInt64) throws -> [UInt8] {
+                try store.log.read { reader in
+                    let record = try #require(try reader.transaction.get(store.log.events, seq.bigEndianBytes))
+                    return Array(try #require(StoredEvent.id(in: record)))
+                }
+            }
+            let first = try id(10), second = try id(50)
+            try store.log.environment.write { txn in
+                try txn.put(store.log.ids, first, UInt64(50).bigEndianBytes)
+                try txn.put(store.log.ids, second, UInt64(10).bigEndianBytes)
+            }
+            for level in [2, Sweep.chunkLevel] {
+                let outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: nil, chunkLevel: level)
+                #expect(outcome == .broken(firstBadSeq: 10, reason: "the id index does not lead to this event by its id"))
+            }
+        }
+    }
+
+    @Test func theFingerprintIsOfTheEntriesNotTheirOrder() {
+        let key = IdIndexFingerprint.Key()
+        let entries: [(String, UInt64)] = (1...200).map { ("id-\($0 * 7919 % 1000)", UInt64($0)) }
+        func fingerprint(_ entries: [(String, UInt64)]) -> IdIndexFingerprint {
+            var f = IdIndexFingerprint()
+            for (id, seq) in entries { Array(id.utf8).withUnsafeBytes { f.add(id: $0, seq: seq, key: key) } }
+            return f
+        }
+        let whole = fingerprint(entries)
+        #expect(fingerprint(entries.reversed()) == whole)
+        var halves = fingerprint(Array(entries.prefix(77)))
+        halves.merge(fingerprint(Array(entries.dropFirst(77))))
+        #expect(halves == whole)
+        // One seq, one byte of an id, one entry twice and another missing, an id one byte longer.
+        var changed = entries
+        changed[3].1 += 1
+        #expect(fingerprint(changed) != whole)
+        changed = entries
+        changed[150].0 = "iD" + changed[150].0.dropFirst(2)
+        #expect(fingerprint(changed) != whole)
+        changed = entries
+        changed[20] = changed[21]
+        #expect(fingerprint(changed) != whole && fingerprint(changed).count == whole.count)
+        changed = entries
+        changed[0].0 += "\0"
+        #expect(fingerprint(changed) != whole)
+        // A value of the index that is not 8 bytes.
+        var short = IdIndexFingerprint()
+        Array("id-1".utf8).withUnsafeBytes { id in [UInt8](repeating: 0, count: 7).withUnsafeBytes { short.add(id: id, seqBytes: $0, key: key) } }
+        var eight = IdIndexFingerprint()
+        Array("id-1".utf8).withUnsafeBytes { eight.add(id: $0, seq: 0, key: key) }
+        #expect(short != eight)
+    }
+}
