@@ -64,6 +64,11 @@ public final class Transaction {
     @inline(__always)
     func canHoldKey(_ count: Int) -> Bool { count > 0 && count <= environment.maxKeySize }
 
+    /// How much of its work a large write's body has done, from 0 to 1, when it can tell (an import: the
+    /// share of its input read). When the write fills the map, the map grows by what the rest will take at
+    /// the rate so far (`Environment.grownSize`), so that the write runs again once, not at every step.
+    public var workDone: Double?
+
     /// Set by `rollBack()`: the write ends without committing when its body returns.
     public private(set) var rollsBack = false
 
