@@ -55,6 +55,7 @@ public final class Environment: @unchecked Sendable {
         growthStep: Int = 64 << 20
     ) throws {
         self.growthStep = growthStep
+        readOnly = flags.contains(.readOnly)
         let dataFile = flags.contains(.noSubdir) ? path : path + "/data.mdb"
         if let (meta, fileSize) = MetaPage.current(ofFileAt: dataFile) { try meta.check(fileSize: fileSize, path: dataFile) }
         var created: OpaquePointer?
@@ -277,6 +278,9 @@ public final class Environment: @unchecked Sendable {
         throw RetriesExhausted(path: path, attempts: Environment.maxAttempts)
     }
 
+    /// Whether the environment was opened read-only (its file is never allocated).
+    private let readOnly: Bool
+
     /// The least a full map grows by (`grownSize`), and what the data file may hold beyond a quarter more
     /// than its pages in use: 64 MiB unless the environment was opened with another.
     public let growthStep: Int
@@ -325,11 +329,19 @@ public final class Environment: @unchecked Sendable {
             let fileSize: Int
             do throws(SystemError) { fileSize = try fd.status().size } catch { throw LMDBError(code: error.errno.rawValue) }
             guard let wanted = try target(fileSize) else { return }
-            try check(mdb_env_set_mapsize(handle, max(wanted, fileSize)))
+            let size = max(wanted, fileSize)
+            // The file is allocated to the new size before the map reaches it: on a full disk the growth
+            // fails here with the file as it was (`posix_fallocate` changes no size when it fails), rather
+            // than leave a file that LMDB has extended with a hole every later writer must fill first.
+            if size > fileSize && !readOnly {
+                try FileSpace.reserve(fd, bytes: size)
+                reservedBytes = max(reservedBytes, size)
+            }
+            try check(mdb_env_set_mapsize(handle, size))
         }
     }
 
-    /// Cuts the map, and with it the data file, to the pages in use and one step of growth (`grownSize`), so
+    /// Cuts the map, and with it the data file, to the pages in use and one least step of growth, so
     /// that a store made with a map sized for its first write (an import) keeps the bar of 1.25 times its
     /// pages in use plus 64 MiB. Only for a store no other process has open (a new store built aside,
     /// `Store.create`): a process whose map reaches past the cut would die of SIGBUS writing there. The meta
@@ -346,7 +358,7 @@ public final class Environment: @unchecked Sendable {
             try check(mdb_env_info(handle, &info))
             try check(mdb_env_stat(handle, &stat))
             let inUse = (info.me_last_pgno + 1) * Int(stat.ms_psize)
-            let trimmed = (inUse + max(growthStep, inUse / 4) + 0xFFFF) & ~0xFFFF
+            let trimmed = (inUse + growthStep + 0xFFFF) & ~0xFFFF
             guard trimmed < info.me_mapsize else { return }
             try check(mdb_env_set_mapsize(handle, trimmed))
             reservedBytes = min(reservedBytes, trimmed)

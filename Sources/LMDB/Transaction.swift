@@ -1,4 +1,5 @@
 internal import CLMDB
+internal import SystemCalls
 
 /// A transaction: a consistent snapshot to read from and, unless read-only,
 /// a batch of writes that becomes visible atomically when it commits.
@@ -143,6 +144,19 @@ public final class Transaction {
     /// resident set (see `MappedSpan`), and starts over. For work that reads at random all over a large
     /// store: the kernel maps the pages around each one read too, so much of the store would stay mapped.
     public func releaseReadPages() { read.release() }
+
+    /// Drops every page of the map from the resident set, read or written (`MADV_DONTNEED`: with
+    /// `MDB_WRITEMAP` the map is shared, so written pages stay in the page cache and are mapped again when
+    /// touched). For a large write that updates indexes at random all over what it wrote (a batch of
+    /// scans): the pager drops only what lies behind the log's end, and each page looked up maps its
+    /// neighbours too. Does nothing when the map can not be found.
+    ///
+    /// The corresponding C function is `madvise`.
+    public func releaseMappedPages() {
+        guard let handle, let (map, _, _) = environment.mapping(handle), let base = map.baseAddress else { return }
+        try? MemoryMap.advise(UnsafeMutableRawPointer(mutating: base), count: map.count, .dontNeed)
+        read = MappedSpan()
+    }
 
     /// The value stored under `key`, or `nil`; see `get(_:_:)` for how long the buffer lives.
     ///

@@ -98,6 +98,9 @@ struct BatchFile {
         return count
     }
 
+    /// Rows a batch's write appends between two drops of the mapped pages (`Transaction.releaseMappedPages`).
+    static let rowsBetweenReleases = 16_384
+
     /// How many refused records a refusal lists by name.
     static let listedRefusals = 10
 

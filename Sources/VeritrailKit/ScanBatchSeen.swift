@@ -1,4 +1,4 @@
-public import Domain
+import Domain
 import Engine
 import EventLog
 import Projections
