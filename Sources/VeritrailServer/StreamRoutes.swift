@@ -26,10 +26,11 @@ extension Routes {
             let spooled = try await spool(call)
             defer { spooled.close() }
             let store = call.state.store
-            // The library refuses a bad file as unknown input (exit 65): over HTTP, a body it can not take.
+            // The library refuses a bad file as unknown input (exit 65): over HTTP, a body it can not take. Read
+            // under the request's Idempotency-Key, so that a retry derives the same scan ids and finds its scans.
             let batch = try await call.state.blocking { () throws(Problem) in
                 do throws(VeritrailError) {
-                    return try store.readScanBatch(fileDescriptor: spooled.rawValue, name: "the body", as: actor)
+                    return try store.readScanBatch(fileDescriptor: spooled.rawValue, name: "the body", as: actor, eventID: options.eventID)
                 } catch .unknown(let message, _) {
                     throw Problem(.unprocessableContent, "rule-broken", message, exitCode: 65)
                 } catch {
