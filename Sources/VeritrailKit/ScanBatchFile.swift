@@ -99,7 +99,7 @@ struct BatchFile {
     }
 
     /// Rows a batch's write appends between two drops of the mapped pages (`Transaction.releaseMappedPages`).
-    static let rowsBetweenReleases = 16_384
+    static let rowsBetweenReleases = 2_048
 
     /// How many refused records a refusal lists by name.
     static let listedRefusals = 10
