@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SHAREDIR := $(PREFIX)/share
 
-.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client bench-dashboard clean install uninstall
+.PHONY: deps reliability-deps completion-deps server-test-deps browser-deps test-dashboard build release demo test test-reliability bench bench-scale serve bench-serve bench-client bench-dashboard bench-bulk clean install uninstall
 
 deps:
 	@pkg-config --exists lmdb 2>/dev/null || { \
@@ -108,6 +108,11 @@ serve: build
 	VERITRAIL_NOW=2026-11-20T18:05:00Z .build/debug/veritrail serve --store demo-store
 
 # The server's bars with wrk: group commit against --commit-each, GET /v1/stats, follow latency, memory.
+# docs/BULK.md: scan --batch of 5,000,000 rows (CSV and NDJSON), import of the 1M log (BULK_BASELINE=path/to/main's
+# veritrail side by side), 10,000 single writes; the data file against its pages in use after each.
+bench-bulk: release reliability-deps
+	scripts/bench_bulk.sh .build/release/veritrail $(BULK_BASELINE)
+
 bench-serve: release
 	scripts/bench_serve.sh .build/release/veritrail
 

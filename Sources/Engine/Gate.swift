@@ -1,4 +1,4 @@
-import LMDB
+public import LMDB
 public import Domain
 import EventLog
 public import Projections
@@ -59,18 +59,8 @@ extension Store {
         do {
             let at = Store.stamp(clock(), after: appender.head.at)
             // Read before the events are applied: they may change the actor's own gate (a passcode set).
-            let gate = try actor.map { actor in (actor, try appender.models.account(actor)?.lockout ?? Lockout()) }
-            func refusal() -> GateRefusal? {
-                guard let (actor, lockout) = gate else { return nil }
-                return switch lockout.state(at: at) {
-                case .unlocked: nil
-                case .unset: .unset(actor: actor)
-                case .required: .required(actor: actor)
-                case .locked:
-                    .locked(actor: actor, until: lockout.lockedUntil ?? at,
-                            seconds: GateRefusal.seconds(until: lockout.lockedUntil ?? at, from: at))
-                }
-            }
+            let gate = try Store.gate(of: actor, at: at, in: appender.models)
+            func refusal() -> GateRefusal? { gate }
             let events = try make(at, appender.models)
             // A large write (a batch) that the gate will refuse is refused before its events are appended, so
             // that one that needs a passcode is not written twice (seconds each): its events were checked against
@@ -93,6 +83,63 @@ extension Store {
             progress?(appended.count)
             if appended.contains(where: \.isNew), let refusal = refusal() { return .failure(refusal) }
             return .success(appended)
+        }
+    }
+
+    /// What the gate says to `actor` (nil: nobody) at `at`, as `models` hold its account: nil when it may write.
+    static func gate(of actor: String?, at: Timestamp, in models: Models) throws -> GateRefusal? {
+        guard let actor else { return nil }
+        let lockout = try models.account(actor)?.lockout ?? Lockout()
+        return switch lockout.state(at: at) {
+        case .unlocked: nil
+        case .unset: .unset(actor: actor)
+        case .required: .required(actor: actor)
+        case .locked:
+            .locked(actor: actor, until: lockout.lockedUntil ?? at,
+                    seconds: GateRefusal.seconds(until: lockout.lockedUntil ?? at, from: at))
+        }
+    }
+
+    /// `appendGated(large: true)` for a write of more events than are worth holding (a batch of millions of
+    /// scans): `feed` hands them one at a time to the sink it is given, stamped with the write's time, and
+    /// they are appended as they come, in one write transaction, and told back as runs of seqs
+    /// (`AppendedRuns`), not one by one. The write is paged (`Store.write(large:)`).
+    ///
+    /// As in `appendGated(large:)`, a write the gate refuses is refused when its first event comes, before
+    /// anything is appended (unless that event is a retry: then after the last, should any be new); what
+    /// the sink throws (a broken rule) ends the write with nothing written. `feed` may run more than once
+    /// (the map grows): it must hand the same events each time. `feed` may say how far it got
+    /// (`Transaction.workDone`, through `appender`'s transaction), so that a full map grows once by what
+    /// the rest needs. `progress` is called every 1,024 events and at the end, as `appendGated`'s.
+    public func appendGatedStream(actor: String?, clock: () -> Timestamp, commit: Bool = true, progress: ((Int) -> Void)? = nil,
+                                  _ feed: (Timestamp, Models, LMDB.Transaction, (IncomingEvent) throws -> Void) throws -> Void) throws -> Result<AppendedRuns, GateRefusal> {
+        // The refusal ends `feed` by an error, which `feed` may wrap in its own words: it is kept here too.
+        struct Refused: Error {}
+        var refused: GateRefusal?
+        do {
+            return try write(large: true) { appender in
+                let at = Store.stamp(clock(), after: appender.head.at)
+                let refusal = try Store.gate(of: actor, at: at, in: appender.models)
+                var runs = AppendedRuns()
+                try feed(at, appender.models, appender.writer.reader.transaction) { event in
+                    if let retried = try appender.retried(event) {
+                        runs.add(seq: retried.seq, isNew: false)
+                    } else {
+                        if let refusal, !runs.runs.contains(where: \.isNew) {
+                            refused = refusal
+                            throw Refused()
+                        }
+                        runs.add(seq: try appender.append(event).seq, isNew: true)
+                    }
+                    if let progress, runs.count & 1023 == 0 { progress(runs.count) }
+                }
+                progress?(runs.count)
+                if !commit { appender.rollBack() }
+                return .success(runs)
+            }
+        } catch {
+            if let refused { return .failure(refused) }
+            throw error
         }
     }
 

@@ -73,6 +73,9 @@ public final class Store: @unchecked Sendable {
                 store.proofs.secretsForNewStore = newSecrets
                 store.proofs.publishesSecrets = true
                 result = try store.write(large: large, body)
+                // The map was sized for the first write, and nobody else has the store open yet: the one
+                // moment its file may be cut back to the pages in use (`trimToPagesInUse`).
+                try store.log.environment.trimToPagesInUse()
                 toPublish = store.proofs.secretsToPublish
             } catch {
                 place.discard(aside: aside)

@@ -16,18 +16,19 @@ public final class EventLog: @unchecked Sendable {
     /// The databases other components opened with the log's (`init`'s `alsoOpening`), in that order.
     public let companions: [Database]
 
-    /// The map a new store starts with; it doubles whenever it fills. Small, because the data file is
-    /// allocated on disk as far as the map reaches (`FileSpace`): an import asks for what it needs.
+    /// The map a new store starts with; it grows by a quarter (at least 64 MiB) whenever it fills. Small,
+    /// because the data file is allocated on disk as far as the map reaches (`FileSpace`): an import into a
+    /// new store asks for what it needs, and its file is cut back to its pages in use before it appears.
     public static let initialMapSize = 4 << 20
 
     /// Opens the store in `directory`, with its databases and those named in `alsoOpening` (the read models':
     /// `companions`), all in one transaction. With `creating` (a new store being built aside,
     /// `StoreDirectory`), the files and databases are made; without, a missing store is an error.
-    /// The map starts at `mapSize` or the data file's size, whichever is larger, and doubles whenever it is
-    /// full, so a store never stops at a fixed size. Writes go straight to the map (`MDB_WRITEMAP`): a large
-    /// import holds its dirty pages in the file's pages, not in the heap. A reader slot is held only while a
-    /// read transaction is (`MDB_NOTLS`): tied to threads, every thread of a server that ever read kept one,
-    /// and three servers on one store took all 126.
+    /// The map starts at `mapSize` or the data file's size, whichever is larger, and grows whenever it is
+    /// full (`Environment.grownSize`), so a store never stops at a fixed size. Writes go straight to the map
+    /// (`MDB_WRITEMAP`): a large import holds its dirty pages in the file's pages, not in the heap. A reader
+    /// slot is held only while a read transaction is (`MDB_NOTLS`): tied to threads, every thread of a
+    /// server that ever read kept one, and three servers on one store took all 126.
     public init(directory: String, mapSize: Int = EventLog.initialMapSize, alsoOpening: [String] = [],
                 creating: Bool = false) throws(StoreError) {
         if !creating {

@@ -34,9 +34,10 @@ public final class Environment: @unchecked Sendable {
     /// - Parameters:
     ///   - mapSize: The initial size of the memory map in bytes, a multiple of
     ///     the page size. It only bounds the file until the next growth:
-    ///     `write` doubles it whenever it fills.
+    ///     `write` grows it by a quarter (`grownSize`) whenever it fills.
     ///   - maxDatabases: How many named databases may be opened.
     ///   - maxReaders: How many read transactions may be open at once, across processes.
+    ///   - growthStep: The least the map grows by when it fills (`grownSize`).
     ///
     /// A data file whose meta page claims more than the file holds is refused (`DamagedMetaPage`) before
     /// LMDB maps it: LMDB would size the map, and this wrapper allocate the file, to what the damage asks.
@@ -50,8 +51,11 @@ public final class Environment: @unchecked Sendable {
         maxDatabases: UInt32 = 32,
         maxReaders: UInt32 = 126,
         flags: EnvironmentFlags = [],
-        fileMode: FileMode = 0o600
+        fileMode: FileMode = 0o600,
+        growthStep: Int = 64 << 20
     ) throws {
+        self.growthStep = growthStep
+        readOnly = flags.contains(.readOnly)
         let dataFile = flags.contains(.noSubdir) ? path : path + "/data.mdb"
         if let (meta, fileSize) = MetaPage.current(ofFileAt: dataFile) { try meta.check(fileSize: fileSize, path: dataFile) }
         var created: OpaquePointer?
@@ -115,29 +119,6 @@ public final class Environment: @unchecked Sendable {
         return Int(dead)
     }
 
-    /// Grows the map, before a large write, so that `bytes` more than the pages in use fit in it. A write
-    /// that fills the map runs again from its start once the map has doubled, so a write that knows its
-    /// size (an import into an open store, as the server's) asks for it up front instead of running its
-    /// first part again at each doubling. Never shrinks the map.
-    ///
-    /// The corresponding C functions are `mdb_env_info`, `mdb_env_stat` and `mdb_env_set_mapsize`.
-    public func reserveMap(forAnother bytes: Int) throws(LMDBError) {
-        try resizeLock.withExclusive { () throws(LMDBError) in
-            var info = MDB_envinfo()
-            var stat = MDB_stat()
-            try check(mdb_env_info(handle, &info))
-            try check(mdb_env_stat(handle, &stat))
-            let inUse = (info.me_last_pgno + 1) * Int(stat.ms_psize)
-            let (wanted, overflow) = inUse.addingReportingOverflow(bytes)
-            guard !overflow else { throw LMDBError.mapFull }
-            let rounded = (wanted + 0xFFFF) & ~0xFFFF
-            if rounded > info.me_mapsize {
-                try check(mdb_env_set_mapsize(handle, rounded))
-                forgetBounds()
-            }
-        }
-    }
-
     /// Flushes written data to disk; needed for durability only with `.noSync`
     /// or `.mapAsync`. With `force`, flushes synchronously even then.
     ///
@@ -187,7 +168,7 @@ public final class Environment: @unchecked Sendable {
     ///
     /// When the map fills (`MDB_MAP_FULL` from any write in `body` or from the
     /// commit, even if `body` caught it), the transaction is aborted, the map
-    /// size doubled, and `body` run again from the start, so the store never
+    /// grown (`grownSize`), and `body` run again from the start, so the store never
     /// stops at a fixed size. `body` must therefore be safe to re-run: keep
     /// its effects inside the transaction, or make them idempotent.
     ///
@@ -290,14 +271,16 @@ public final class Environment: @unchecked Sendable {
         case finished(R)
         /// Another process grew the map: adopt its size, then retry.
         case adoptMapSize
-        /// The map filled at `size` bytes: grow it, then retry.
-        case grow(from: Int)
+        /// The map filled at `size` bytes, the transaction having taken `consumed` bytes of it and done
+        /// `done` of its work (`Transaction.workDone`): grow it, then retry.
+        case grow(from: Int, consumed: Int, done: Double?)
         /// Every reader slot was taken: clear those of dead processes, then retry.
         case readersFull
     }
 
     /// How many times one transaction is tried again (map growth, a map grown by another process, a full
-    /// reader table) before giving up. Growth doubles the map, so this is far beyond any real store; a
+    /// reader table) before giving up. Growth adds a quarter (at least 64 MiB), so 48 steps reach
+    /// terabytes from nothing, far beyond any real store; a
     /// damaged meta page can make LMDB report a resized map for ever, and that must end in an error.
     private static let maxAttempts = 48
 
@@ -318,23 +301,16 @@ public final class Environment: @unchecked Sendable {
             case .finished(let result):
                 return result
             case .adoptMapSize:
-                // LMDB takes the size from the meta page: checked against the file first.
-                if let (meta, fileSize) = MetaPage.current(ofFileAt: dataFile) {
-                    try meta.check(fileSize: fileSize, mapInFile: true, path: dataFile)
-                }
-                try resizeLock.withExclusive { () throws(LMDBError) in
-                    try check(mdb_env_set_mapsize(handle, 0))
-                    forgetBounds()
-                }
-            case .grow(let size):
-                try resizeLock.withExclusive { () throws(LMDBError) in
+                // The other process's map is the file's size (LMDB extends the file to its map), not the map
+                // size its meta page records: that only ever grows (`mdb_env_write_meta`), and a new store's
+                // file is trimmed below it (`trimToPagesInUse`). The meta page is checked against the file.
+                guard let (meta, fileSize) = MetaPage.current(ofFileAt: dataFile) else { throw LMDBError.badTransaction }
+                try meta.check(fileSize: fileSize, path: dataFile)
+                try resize { (_: Int) throws(LMDBError) -> Int? in fileSize }
+            case .grow(let size, let consumed, let done):
+                try resize { (_: Int) throws(LMDBError) -> Int? in
                     // Another writer of this process may have grown it already.
-                    if mapSize <= size {
-                        let (doubled, overflow) = size.multipliedReportingOverflow(by: 2)
-                        guard !overflow else { throw LMDBError.mapFull }
-                        try check(mdb_env_set_mapsize(handle, doubled))
-                        forgetBounds()
-                    }
+                    mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: done, step: growthStep)
                 }
             case .readersFull:
                 // Once: a table full of live readers is a real limit, reported as such.
@@ -343,6 +319,95 @@ public final class Environment: @unchecked Sendable {
             }
         }
         throw RetriesExhausted(path: path, attempts: Environment.maxAttempts)
+    }
+
+    /// Whether the environment was opened read-only (its file is never allocated).
+    private let readOnly: Bool
+
+    /// The least a full map grows by (`grownSize`), and what the data file may hold beyond a quarter more
+    /// than its pages in use: 64 MiB unless the environment was opened with another.
+    public let growthStep: Int
+
+    /// The map after one that filled at `size` bytes: a quarter larger, at least `growthStep` more, so that
+    /// the data file (as large as the map: LMDB extends it to the map, and `reserveFileSpace` allocates it)
+    /// stays within 1.25 times its pages in use plus 64 MiB (doubling let it reach twice). A write that
+    /// said how much of its work it had done (`Transaction.workDone`, at least 1/64 of it) when it took
+    /// `consumed` bytes gets room for all of it at that rate, with an eighth to spare, in one step: it runs
+    /// again once, not once for every quarter.
+    static func grownSize(from size: Int, consumed: Int, done: Double?, step: Int) throws(LMDBError) -> Int {
+        let (stepped, overflow) = size.addingReportingOverflow(max(step, size / 4))
+        guard !overflow else { throw LMDBError.mapFull }
+        var grown = stepped
+        if let done, done >= 1.0 / 64, done < 1, consumed > 0 {
+            let rest = Double(consumed) * (1 - done) / done
+            if rest < Double(Int.max / 4) { grown = max(grown, size + Int(rest * 1.125) + step / 8) }
+        }
+        return (grown + 0xFFFF) & ~0xFFFF
+    }
+
+    /// The attempt's outcome when `transaction` filled the map: grow, by what it took of the map and how far
+    /// its work had got.
+    private func grow<R>(_ transaction: Transaction) -> Attempt<R> {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        let size = mapSize
+        guard mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0 else { return .grow(from: size, consumed: 0, done: nil) }
+        return .grow(from: size, consumed: size - (info.me_last_pgno + 1) * Int(stat.ms_psize), done: transaction.workDone)
+    }
+
+    /// Sets the map to what `target` makes of the data file's size (nil: leave it), never below that size,
+    /// while no transaction of this process is open and no other process of the store resizes: LMDB cuts
+    /// the file to the map it is given (`ftruncate` in `mdb_env_map`), and a file cut below another
+    /// process's map kills that process with SIGBUS when it writes past the cut. The data file's advisory
+    /// lock (`flock`, which LMDB does not use) is held from reading the file's size to the resize.
+    ///
+    /// The corresponding C functions are `mdb_env_get_fd`, `flock`, `fstat` and `mdb_env_set_mapsize`.
+    private func resize(_ target: (_ fileSize: Int) throws(LMDBError) -> Int?) throws(LMDBError) {
+        try resizeLock.withExclusive { () throws(LMDBError) in
+            var raw: mdb_filehandle_t = -1
+            try check(mdb_env_get_fd(handle, &raw))
+            let fd = FileDescriptor(rawValue: raw)
+            do throws(SystemError) { try fd.lockExclusively() } catch { throw LMDBError(code: error.errno.rawValue) }
+            defer { try? fd.unlock() }
+            let fileSize: Int
+            do throws(SystemError) { fileSize = try fd.status().size } catch { throw LMDBError(code: error.errno.rawValue) }
+            guard let wanted = try target(fileSize) else { return }
+            let size = max(wanted, fileSize)
+            // The file is allocated to the new size before the map reaches it: on a full disk the growth
+            // fails here with the file as it was (`posix_fallocate` changes no size when it fails), rather
+            // than leave a file that LMDB has extended with a hole every later writer must fill first.
+            if size > fileSize && !readOnly {
+                try FileSpace.reserve(fd, bytes: size)
+                reservedBytes = max(reservedBytes, size)
+            }
+            try check(mdb_env_set_mapsize(handle, size))
+            forgetBounds()
+        }
+    }
+
+    /// Cuts the map, and with it the data file, to the pages in use and one least step of growth, so
+    /// that a store made with a map sized for its first write (an import) keeps the bar of 1.25 times its
+    /// pages in use plus 64 MiB. Only for a store no other process has open (a new store built aside,
+    /// `Store.create`): a process whose map reaches past the cut would die of SIGBUS writing there. The meta
+    /// page keeps the larger map size it recorded (LMDB never lowers it); nothing reads it but LMDB at open
+    /// when no size is given, which this wrapper always gives, and `mdb_env_set_mapsize(0)`, which it never
+    /// calls (a map grown by another process is adopted from the file's size).
+    ///
+    /// The corresponding C functions are `mdb_env_info`, `mdb_env_stat`, `mdb_env_set_mapsize`, `fstat` and
+    /// `ftruncate` (by LMDB).
+    public func trimToPagesInUse() throws(LMDBError) {
+        try resizeLock.withExclusive { () throws(LMDBError) in
+            var info = MDB_envinfo()
+            var stat = MDB_stat()
+            try check(mdb_env_info(handle, &info))
+            try check(mdb_env_stat(handle, &stat))
+            let inUse = (info.me_last_pgno + 1) * Int(stat.ms_psize)
+            let trimmed = (inUse + growthStep + 0xFFFF) & ~0xFFFF
+            guard trimmed < info.me_mapsize else { return }
+            try check(mdb_env_set_mapsize(handle, trimmed))
+            forgetBounds()
+            reservedBytes = min(reservedBytes, trimmed)
+        }
     }
 
     /// Allocates the data file on disk up to the map's size before a write may touch it: with `MDB_WRITEMAP`
@@ -376,13 +441,13 @@ public final class Environment: @unchecked Sendable {
             result = try body(transaction)
         } catch {
             transaction.abort()
-            if transaction.ranOutOfMap { return .grow(from: mapSize) }
+            if transaction.ranOutOfMap { return grow(transaction) }
             throw error
         }
         if transaction.ranOutOfMap {
             // `body` swallowed the error, but LMDB will not commit this transaction.
             transaction.abort()
-            return .grow(from: mapSize)
+            return grow(transaction)
         }
         if transaction.rollsBack {
             transaction.abort()
@@ -392,7 +457,7 @@ public final class Environment: @unchecked Sendable {
         do {
             try transaction.commit()
         } catch {
-            if transaction.ranOutOfMap { return .grow(from: mapSize) }
+            if transaction.ranOutOfMap { return grow(transaction) }
             // The data may be in the map, and its meta page too, when only a flush failed.
             throw CommitFailed(underlying: error)
         }

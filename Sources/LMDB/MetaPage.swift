@@ -3,13 +3,12 @@ internal import SystemCalls
 /// The sizes the data file's current meta page claims, read from the file itself and checked against the
 /// file's real size before LMDB is let to trust them.
 ///
-/// LMDB sizes its map from the meta page: at least `(last page + 1) × page size`, and when told to adopt
-/// another process's map (`mdb_env_set_mapsize(0)`), the meta page's map size. One flipped bit there (bit 31
-/// of `mm_last_pg`) asks for an 8 TiB map, which LMDB `ftruncate`s and this wrapper would then allocate
-/// (`FileSpace.reserve`), filling the disk. A committed store never names a page past the end of its file;
-/// and while a store is open with `MDB_WRITEMAP`, its file is as large as any map a meta page records (LMDB
-/// extends the file to the map before using it), so when another process's map is adopted, a larger map
-/// size is damage too. (Not at open: `mdb_copy` writes the used pages only, and keeps the map size.)
+/// LMDB sizes its map from the meta page: at least `(last page + 1) × page size`. One flipped bit there (bit
+/// 31 of `mm_last_pg`) asks for an 8 TiB map, which LMDB `ftruncate`s and this wrapper would then allocate
+/// (`FileSpace.reserve`), filling the disk. A committed store never names a page past the end of its file.
+/// The meta page's map size is not trusted at all: a map grown by another process is adopted from the file's
+/// size (`Environment.resize`), and a new store's file is cut below the map size its meta page keeps
+/// (`Environment.trimToPagesInUse`).
 ///
 /// The layout is LMDB 0.9's on 64-bit machines: a 16-byte page header (`mp_pgno` 8, pad 2, `mp_flags` 2,
 /// lower 2, upper 2), then `MDB_meta` — `mm_magic` (4), `mm_version` (4), `mm_address` (8), `mm_mapsize` (8),
@@ -63,12 +62,12 @@ struct MetaPage: Equatable {
     }
 
     /// Refuses (`DamagedMetaPage`) a meta page that names a page past the end of a file of `fileSize` bytes,
-    /// or, with `mapInFile`, records a map larger than that file; or whose fields LMDB trusts without a check
+    /// or whose fields LMDB trusts without a check
     /// are not what LMDB itself writes: its header and a fixed map's address (and the other meta page's:
     /// `otherIntact`), the free pages' database with other flags than `MDB_INTEGERKEY` (one flipped flag
     /// makes every write read the free list as another kind of tree), a main database with flags (Veritrail
     /// never sets any), a tree deeper than a cursor can hold (32) or rooted past the last page.
-    func check(fileSize: Int, mapInFile: Bool = false, path: String) throws(DamagedMetaPage) {
+    func check(fileSize: Int, path: String) throws(DamagedMetaPage) {
         let integerKey: UInt16 = 0x08, noPage = UInt64.max
         guard isMetaPage, pageNumber <= 1, address == 0, otherIntact, flags.free == integerKey, flags.main == 0,
               depths.free <= 32, depths.main <= 32,
@@ -80,9 +79,6 @@ struct MetaPage: Equatable {
         let (needs, tooLarge) = pages.multipliedReportingOverflow(by: UInt64(pageSize))
         if overflow || tooLarge || needs > UInt64(fileSize) {
             throw DamagedMetaPage(path: path, reason: "names page \(lastPage) of a file of \(fileSize / pageSize) pages")
-        }
-        if mapInFile && mapSize > fileSize {
-            throw DamagedMetaPage(path: path, reason: "records a map of \(mapSize) bytes for a file of \(fileSize) bytes")
         }
     }
 

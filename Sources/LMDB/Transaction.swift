@@ -1,4 +1,5 @@
 internal import CLMDB
+internal import SystemCalls
 
 /// A transaction: a consistent snapshot to read from and, unless read-only,
 /// a batch of writes that becomes visible atomically when it commits.
@@ -63,6 +64,11 @@ public final class Transaction {
     /// Whether a key of `count` bytes can be stored at all.
     @inline(__always)
     func canHoldKey(_ count: Int) -> Bool { count > 0 && count <= environment.maxKeySize }
+
+    /// How much of its work a large write's body has done, from 0 to 1, when it can tell (an import: the
+    /// share of its input read). When the write fills the map, the map grows by what the rest will take at
+    /// the rate so far (`Environment.grownSize`), so that the write runs again once, not at every step.
+    public var workDone: Double?
 
     /// Set by `rollBack()`: the write ends without committing when its body returns.
     public private(set) var rollsBack = false
@@ -144,6 +150,19 @@ public final class Transaction {
             return
         }
         read.release(within: bounds)
+    }
+
+    /// Drops every page of the map from the resident set, read or written (`MADV_DONTNEED`: with
+    /// `MDB_WRITEMAP` the map is shared, so written pages stay in the page cache and are mapped again when
+    /// touched). For a large write that updates indexes at random all over what it wrote (a batch of
+    /// scans): the pager drops only what lies behind the log's end, and each page looked up maps its
+    /// neighbours too. Does nothing when the map can not be found.
+    ///
+    /// The corresponding C function is `madvise`.
+    public func releaseMappedPages() {
+        guard let handle, let (map, _, _) = environment.mapping(handle), let base = map.baseAddress else { return }
+        try? MemoryMap.advise(UnsafeMutableRawPointer(mutating: base), count: map.count, .dontNeed)
+        read = MappedSpan()
     }
 
     /// The value stored under `key`, or `nil`; see `get(_:_:)` for how long the buffer lives.

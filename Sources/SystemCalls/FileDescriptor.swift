@@ -75,6 +75,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         try valueOrErrno("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// Reads at most `buffer.count` bytes from `offset` into `buffer`, leaving the file's position as it is,
+    /// and returns how many (0 at the end of the file).
+    ///
+    /// The corresponding C function is `pread`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError) -> Int {
+        try valueOrErrno("pread") { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
     /// Writes some of `buffer` and returns how many bytes were written.
     ///
     /// The corresponding C function is `write`.
@@ -128,6 +136,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// The corresponding C function is `flock` with `LOCK_EX`.
     public func lockExclusively() throws(SystemError) {
         try nothingOrErrno("flock") { flock(rawValue, LOCK_EX) }
+    }
+
+    /// Lets go of the file's advisory lock taken with `lockExclusively`, the descriptor staying open.
+    ///
+    /// The corresponding C function is `flock` with `LOCK_UN`.
+    public func unlock() throws(SystemError) {
+        try nothingOrErrno("flock") { flock(rawValue, LOCK_UN) }
     }
 
     /// Allocates the first `bytes` of the file on disk, extending it if shorter, so that writes through a

@@ -81,18 +81,45 @@ extension VeritrailStore {
     @discardableResult
     func appendGated(as actor: String?, passcode: PasscodeProvider?, options: WriteOptions = WriteOptions(), large: Bool = false,
                      progress: ((Int) -> Void)? = nil, _ make: (Timestamp, Models) throws -> [IncomingEvent]) throws(VeritrailError) -> [AppendedEvent] {
+        try gated(as: actor, passcode: passcode, options: options) { eventID in
+            try store.appendGated(actor: actor, clock: clock, commit: !options.dryRun, large: large, progress: progress) { at, models in
+                try make(at, models).enumerated().map { index, event in
+                    var event = event
+                    event.id = try Gatekeeper.id(eventID, index)
+                    return event
+                }
+            }
+        }.result
+    }
+
+    /// `appendGated(large: true)` for a write whose events are too many to hold (a batch of scans): `feed`
+    /// hands them one at a time to the sink it is given (`Store.appendGatedStream`), with the write's time,
+    /// its transaction (to say how far it got: `Transaction.workDone`) and the id of its event `index`
+    /// (`ID`, `ID.2`, …). Returns the write's id and its events as runs of seqs.
+    func appendGatedStream(as actor: String?, passcode: PasscodeProvider?, options: WriteOptions, progress: ((Int) -> Void)?,
+                           _ feed: (Timestamp, LMDB.Transaction, (Int) throws(VeritrailError) -> String, (IncomingEvent) throws -> Void) throws -> Void)
+        throws(VeritrailError) -> (eventID: String, runs: AppendedRuns) {
+        let (eventID, runs) = try gated(as: actor, passcode: passcode, options: options) { eventID in
+            try store.appendGatedStream(actor: actor, clock: clock, commit: !options.dryRun, progress: progress) { at, _, transaction, sink in
+                try withoutActuallyEscaping(sink) { sink in
+                    try feed(at, transaction, { index throws(VeritrailError) in try Gatekeeper.id(eventID, index) }, sink)
+                }
+            }
+        }
+        return (eventID, runs)
+    }
+
+    /// The passcode gate around a write: `write` runs under the write's id (`options.eventID`, or one drawn
+    /// here); when the gate asks for the passcode and `passcode` gives one, the attempt is recorded and the
+    /// write tried once more. Returns the write's id and what it wrote.
+    private func gated<T>(as actor: String?, passcode: PasscodeProvider?, options: WriteOptions,
+                          _ write: (String) throws -> Result<T, GateRefusal>) throws(VeritrailError) -> (eventID: String, result: T) {
         let eventID = options.eventID ?? EventID.random()
         var asked = false
         while true {
             let outcome = try VeritrailError.catching {
                 do {
-                    return try store.appendGated(actor: actor, clock: clock, commit: !options.dryRun, large: large, progress: progress) { at, models in
-                        try make(at, models).enumerated().map { index, event in
-                            var event = event
-                            event.id = try Gatekeeper.id(eventID, index)
-                            return event
-                        }
-                    }
+                    return try write(eventID)
                 } catch let e as CommitFailed {
                     throw VeritrailError.storeFailure(underlying: UncertainCommit(eventID: eventID, underlying: e))
                 } catch let e as CheckpointNotKept {
@@ -100,8 +127,8 @@ extension VeritrailStore {
                 }
             }
             switch outcome {
-            case .success(let appended):
-                return appended
+            case .success(let written):
+                return (eventID, written)
             case .failure(let refusal):
                 guard !asked, case .required(let who) = refusal, let passcode, let given = try ask(passcode, who) else {
                     throw VeritrailError.from(refusal)

@@ -50,10 +50,10 @@ extension VeritrailStore {
 
     private func importNDJSON(_ reader: LineReader, progress: (ImportProgress) -> Void) throws(VeritrailError) -> ImportSummary {
         try VeritrailError.catching {
-            // The map sized for the input first, as a new store's is: an open store (the server's) would
-            // otherwise grow it by doublings, each running the import again from its first line.
-            try store.log.environment.reserveMap(forAnother: NDJSONImport.mapSize(reader))
-            return try NDJSONImport.foreign(try store.write(large: reader.isLarge) { appender in
+            // No map reserved ahead: the file of an open store is never cut back, and is as large as its map.
+            // The import tells how far it has read (`workDone`), so that a full map grows once by what the
+            // rest needs (`Environment.grownSize`) and the import runs again once.
+            try NDJSONImport.foreign(try store.write(large: reader.isLarge) { appender in
                 try NDJSONImport.append(reader, to: &appender, progress: progress)
             }, in: store)
         }
@@ -81,7 +81,7 @@ extension VeritrailStore {
     /// `directory`, or, when there is none, creates it with them as its first write (whole or not at all;
     /// when another process creates it meanwhile, the events are appended to that store). `origin` names a
     /// new store's checkpoints; an existing store keeps its own, and refuses a different one (`.unknown`).
-    /// The map is sized for the input up front, so a large import need not grow it on the way.
+    /// A new store's map is sized for the input up front, so a large import need not grow it on the way.
     @discardableResult
     /// `secrets` is where the store's secrets file is (`<directory>/secrets` when nil); a new store takes
     /// one that is there already (the secrets of the store an export came from: a restore).
@@ -110,7 +110,7 @@ extension VeritrailStore {
                                            secrets: secrets, append) {
                 return made.foreignPasscodes.isEmpty ? made : try NDJSONImport.foreign(made, in: try Store(directory: directory, secrets: secrets))
             }
-            let store = try Store(directory: directory, mapSize: mapSize, secrets: secrets)
+            let store = try Store(directory: directory, secrets: secrets)
             try store.adopt(origin: origin)
             return try NDJSONImport.foreign(try store.write(large: reader.isLarge, append), in: store)
         }
@@ -120,8 +120,9 @@ extension VeritrailStore {
 /// The one way NDJSON goes into a store: every line decoded on a second thread (`decodedLines`) while
 /// this one appends, in one write transaction.
 enum NDJSONImport {
-    /// The map for importing `reader`: a store takes about 2.2 times the NDJSON it is imported from, so
-    /// this much is mapped up front.
+    /// The map for importing `reader` into a new store: a store takes about 2.2 times the NDJSON it is
+    /// imported from, so this much is mapped up front, and the file cut to its pages in use before the store
+    /// is published (`Store.create`). An existing store is given no more ahead: see `importNDJSON(_:progress:)`.
     static func mapSize(_ reader: LineReader) -> Int { EventLog.initialMapSize + 3 * reader.size }
 
     /// Appends every line of `reader` and says how many were appended and how many were in the log
@@ -152,6 +153,7 @@ enum NDJSONImport {
                 }
             }
             progress(ImportProgress(lines: number, bytes: bytesRead, totalBytes: total))
+            if total > 0 { appender.writer.reader.transaction.workDone = Double(bytesRead) / Double(total) }
         }
         var summary = ImportSummary(appended: appended, existing: existing, head: appender.head)
         summary.foreignPasscodes = peppered.sorted()

@@ -6,7 +6,8 @@ import StrictJSON
 /// a scan's fields (`code`, `productName`, `category`, `result`, and optionally `brand`, `location`, `notes`,
 /// `source`, `flash`, `scanId`). Every record becomes one `scan.recorded` in batch mode.
 ///
-/// Each record is written as the interchange line an import would read (`{"type":"scan.recorded",…}`) and
+/// The file is read twice (`ScanBatch`): once to check every record, then by the write, which appends each
+/// record as it is read; no record is kept. Each record is written as the interchange line an import would read (`{"type":"scan.recorded",…}`) and
 /// decoded by the same `decodeLine` as an import, so a batch refuses exactly what an import of its events
 /// would, with the same messages; a plain line is read by the scanner without a JSON tree. The rows are read
 /// in place from the mapped input (`LineReader`), and nothing per field but the line's bytes is made.
@@ -19,12 +20,17 @@ struct BatchFile {
         var defaultFlash: Bool
     }
 
-    /// The events of every record of `reader`, in order; `name` is what a refusal calls the input.
-    /// `progress` is called after each record. A record without a scan id gets the next of `ids`.
-    static func events(_ reader: LineReader, name: String, _ context: Context, ids: RandomIDs,
-                       progress: (ImportProgress) -> Void) throws(VeritrailError) -> [IncomingEvent] {
+    /// Reads every record of `reader` from its first line, hands each one's event and line to `body`, and
+    /// returns how many there were; `name` is what a refusal calls the input. A record without a scan id
+    /// gets the next of `ids`, or, without `ids` (the first reading, which only checks), a well-formed
+    /// stand-in. Every refused record is reported once all are read, not only the first; `body` is not
+    /// called after the first. `progress` is called after each record.
+    static func records(_ reader: LineReader, name: String, _ context: Context, ids: RandomIDs?,
+                        progress: (ImportProgress) -> Void,
+                        _ body: (IncomingEvent, Int) throws(VeritrailError) -> Void) throws(VeritrailError) -> Int {
+        reader.rewind()
         let scanner = JSONScanner()
-        var events: [IncomingEvent] = []
+        var count = 0
         var header: [[UInt8]]? = nil
         var separator = UInt8(ascii: ",")
         // Every refused record is reported, not only the first: the first few by name, then how many.
@@ -73,10 +79,11 @@ struct BatchFile {
             }
             switch decoded {
             case .success(let event):
-                events.append(event)
+                count += 1
+                if refusedCount == 0 { try body(event, number) }
             case .failure(let error):
                 // decodeLine names the line of the interchange line it was given: here it is the record's line of the file.
-                refuse("record \(events.count + refusedCount + 1) (line \(number)): \(withoutLine(error))", error)
+                refuse("record \(count + refusedCount + 1) (line \(number)): \(withoutLine(error))", error)
             }
             progress(ImportProgress(lines: number, bytes: reader.bytesRead, totalBytes: total))
         }) {}
@@ -87,9 +94,12 @@ struct BatchFile {
             if refusedCount > refusals.count { lines.append("  … and \(refusedCount - refusals.count) more") }
             throw refused(lines.joined(separator: "\n"), cause: firstCause)
         }
-        guard !events.isEmpty else { throw refused("\(name) holds no scans") }
-        return events
+        guard count > 0 else { throw refused("\(name) holds no scans") }
+        return count
     }
+
+    /// Rows a batch's write appends between two drops of the mapped pages (`Transaction.releaseMappedPages`).
+    static let rowsBetweenReleases = 2_048
 
     /// How many refused records a refusal lists by name.
     static let listedRefusals = 10
@@ -124,11 +134,14 @@ struct BatchFile {
         return Array((v == "true" || v == "1" || v == "yes" ? "true" : "false").utf8)
     }
 
+    /// The scan id a record without one is checked with on the first reading: a drawn id has its form.
+    private static let standIn = "00000000-0000-4000-8000-000000000000"
+
     private static let fixed: Set<[UInt8]> = [Array("mode".utf8), Array("batchId".utf8)]
 
     /// The interchange line of one record: its fields (without `mode` or `batchId`, which the batch sets), a
     /// scan id, source and flash when the record has none, then `mode` and `batchId`.
-    private static func line(_ fields: [(key: [UInt8], json: [UInt8])], _ c: Context, ids: inout RandomIDs,
+    private static func line(_ fields: [(key: [UInt8], json: [UInt8])], _ c: Context, ids: inout RandomIDs?,
                              into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out += #"{"type":"scan.recorded","at":"#.utf8
@@ -146,7 +159,11 @@ struct BatchFile {
             out += json
             out.append(UInt8(ascii: ","))
         }
-        if !has.scanId { out += #""scanId":"#.utf8; out += JSONText.string(Array(("s-" + ids.next()).utf8)); out += ",".utf8 }
+        if !has.scanId {
+            out += #""scanId":"#.utf8
+            out += JSONText.string(Array(("s-" + (ids?.next() ?? standIn)).utf8))
+            out += ",".utf8
+        }
         if !has.source { out += #""source":"camera","#.utf8 }
         if !has.flash { out += (c.defaultFlash ? #""flash":true,"# : #""flash":false,"#).utf8 }
         out += #""mode":"batch","batchId":"#.utf8

@@ -26,23 +26,39 @@ extension Routes {
             let spooled = try await spool(call)
             defer { spooled.close() }
             let store = call.state.store
-            // The library refuses a bad file as unknown input (exit 65): over HTTP, a body it can not take.
+            // The library refuses a bad file as unknown input (exit 65): over HTTP, a body it can not take. Read
+            // under the request's Idempotency-Key, so that a retry derives the same scan ids and finds its scans.
             let batch = try await call.state.blocking { () throws(Problem) in
                 do throws(VeritrailError) {
-                    return try store.readScanBatch(fileDescriptor: spooled.rawValue, name: "the body", as: actor)
+                    return try store.readScanBatch(fileDescriptor: spooled.rawValue, name: "the body", as: actor, eventID: options.eventID)
                 } catch .unknown(let message, _) {
                     throw Problem(.unprocessableContent, "rule-broken", message, exitCode: 65)
                 } catch {
                     throw Problem.from(error)
                 }
             }
-            // The CLI's answer (server.md §3): the events and the scans whose code was seen before.
-            let (appended, seen) = try await call.state.blocking { () throws(VeritrailError) in
-                let appended = try store.scan(batch: batch, as: actor, options: options)
-                return (appended, Answers.alreadyRecorded(appended) ? [] : try store.seenBefore(inBatch: appended))
+            // The CLI's answer (server.md §3): the events and the scans whose code was seen before, kept in an
+            // unlinked temporary file as it is read back, and sent from there: a batch of millions answers
+            // hundreds of megabytes, never held.
+            let (recorded, answer) = try await call.state.blocking { () throws in
+                let recorded = try store.scan(batch: batch, as: actor, options: options)
+                let answer: SystemCalls.FileDescriptor
+                do {
+                    answer = try FileSystem.makeUnlinkedTemporaryFile(FileSystem.temporaryDirectory + "/veritrail-answer-XXXXXX")
+                } catch {
+                    throw VeritrailError.storeFailure(underlying: error)
+                }
+                do {
+                    try store.writeBatchAnswer(recorded) { bytes in
+                        do { try answer.writeAll(bytes) } catch { throw VeritrailError.storeFailure(underlying: error) }
+                    }
+                } catch {
+                    answer.close()
+                    throw error
+                }
+                return (recorded, answer)
             }
-            let isNew = appended.isEmpty || appended.contains(where: \.isNew)
-            return Responses.json(Answers.batch(appended, seen: seen), status: isNew ? .created : .ok)
+            return try await fileResponse(answer, state: call.state, status: recorded.alreadyRecorded ? .ok : .created)
         }
         table.add(.post, "/v1/import") { call in
             try call.query.check([])
@@ -56,6 +72,34 @@ extension Routes {
             }
             return Responses.json(Answers.imported(summary), status: summary.appended > 0 ? .created : .ok)
         }
+    }
+
+    /// A JSON response whose body is the whole of `file` (closed when it is sent), read a MiB at a time.
+    static func fileResponse(_ file: SystemCalls.FileDescriptor, state: ServerState, status: HTTPResponse.Status) async throws -> Response {
+        let size: Int
+        do { size = try file.status().size } catch {
+            file.close()
+            throw VeritrailError.storeFailure(underlying: error)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = Responses.jsonType
+        headers[.contentLength] = String(size)
+        return Response(status: status, headers: headers, body: ResponseBody { writer in
+            defer { file.close() }
+            var offset = 0
+            while offset < size {
+                let from = offset
+                let chunk = try await state.blocking { () throws in
+                    try [UInt8](unsafeUninitializedCapacity: min(1 << 20, size - from)) { buffer, count in
+                        count = try file.read(into: UnsafeMutableRawBufferPointer(buffer), at: from)
+                    }
+                }
+                guard !chunk.isEmpty else { break }
+                offset += chunk.count
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
+        })
     }
 
     /// The request's body in an unlinked temporary file in `TMPDIR` (closed by the caller), refused with 413

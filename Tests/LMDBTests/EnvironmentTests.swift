@@ -24,25 +24,31 @@ struct EnvironmentTests {
         }
     }
 
-    /// An import into an open store (the server's) asks for its room first: its write then runs once, where
-    /// growing by doublings ran it again from the start at each (`mapGrowsInsideOneWrite`).
-    @Test func aReservedMapTakesALargeWriteInOneRun() throws {
-        try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
-            let db = try environment.openDatabase(nil)
-            try environment.reserveMap(forAnother: 3 * 2_000 * value.count)
-            #expect(environment.mapSize >= 3 * 2_000 * value.count)
-            var runs = 0
-            try environment.write { txn throws in
-                runs += 1
-                for i in 0..<2_000 as Range<UInt32> {
-                    try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+    /// A large write that says how far it got (`Transaction.workDone`, as an import does) runs again once when
+    /// it fills the map, the map grown by what the rest needs; growing by quarters alone ran it again at each
+    /// step. Either way the data file stays within 1.25 times its pages in use plus one step (here 1 MiB, so
+    /// that a few megabytes show the steps; a store's is 64 MiB).
+    @Test func aWriteThatTellsItsProgressRunsAgainOnce() throws {
+        let count = 2_500
+        for tells in [true, false] {
+            try withTemporaryEnvironment(mapSize: 64 << 10, growthStep: 1 << 20) { environment, directory in
+                let db = try environment.openDatabase(nil)
+                var runs = 0
+                try environment.write { txn throws in
+                    runs += 1
+                    for i in 0..<UInt32(count) {
+                        try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                        if tells { txn.workDone = Double(i + 1) / Double(count) }
+                    }
                 }
+                // Once at the first map (too little done to tell a rate), once at 1 MiB, once to the end; by
+                // quarters alone, at every step from 1 MiB to 10.
+                if tells { #expect(runs <= 3) } else { #expect(runs >= 6) }
+                // Each value takes one overflow page of 4 KiB.
+                let inUse = try environment.read { txn throws in try txn.count(db) } * 4_096
+                let file = try FileManager.default.attributesOfItem(atPath: directory.path + "/data.mdb")[.size] as! Int
+                #expect(file <= inUse * 5 / 4 + environment.growthStep)
             }
-            #expect(runs == 1)
-            // Asking for less than there is never shrinks the map.
-            let size = environment.mapSize
-            try environment.reserveMap(forAnother: 1)
-            #expect(environment.mapSize == size)
         }
     }
 

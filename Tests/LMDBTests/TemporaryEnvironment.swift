@@ -5,13 +5,14 @@ import LMDB
 func withTemporaryEnvironment<R>(
     mapSize: Int = 1 << 20,
     flags: EnvironmentFlags = [],
+    growthStep: Int = 64 << 20,
     _ body: (Environment, URL) throws -> R
 ) throws -> R {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("LMDBTests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let environment = try Environment(path: directory.path, mapSize: mapSize, flags: flags)
+    let environment = try Environment(path: directory.path, mapSize: mapSize, flags: flags, growthStep: growthStep)
     return try body(environment, directory)
 }
 

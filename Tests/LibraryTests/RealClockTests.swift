@@ -57,6 +57,14 @@ import VeritrailKit
         Thread.sleep(forTimeInterval: 0.01)   // the write is stamped later than the read
         try store.scan(batch: batch, as: "ines", passcode: ines)
         try verified(store, after: "scan(batch:)")
+        // A batch large enough to be appended in several pieces as it is read again, from a pipe (spooled).
+        let rows = (1...3_000).map { "https://v.example/p/s\($0),Bag,Leather,authentic\n" }.joined()
+        let pipe = Pipe()
+        let writer = Thread { pipe.fileHandleForWriting.write(Data(("code,productName,category,result\n" + rows).utf8)); try? pipe.fileHandleForWriting.close() }
+        writer.start()
+        let streamed = try store.readScanBatch(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, as: "ines")
+        #expect(try store.scan(batch: streamed, as: "ines", passcode: ines).count == 3_000)
+        try verified(store, after: "scan(batch:) of 3,000 scans from a pipe")
         try store.report(scanId: "s-real-1", reason: .packaging, as: "ines", passcode: ines)
         try verified(store, after: "report")
         try store.changeCustomerStatus("dora", to: .onboarded, as: "admin", passcode: admin)

@@ -77,6 +77,60 @@ import Testing
         }
     }
 
+    /// The batch is read twice (checked, then appended as it is read again): a bad last row of a large file
+    /// still refuses the whole batch before anything is written, naming its line, and a last row that breaks
+    /// a rule only the log can tell (its scan id is taken) ends the one write with nothing written, naming
+    /// its line too.
+    @Test func aBadLastRowOfALargeBatchWritesNothing() throws {
+        let rows = (1...5_000).map { "C-last-\($0),Serum,Cosmetics,authentic" }
+        for (last, said) in [("C-last-x,Serum,Cosmetics,maybe", "record 5001 (line 5002): result: must be"),
+                             ("C-last-y,Serum,Cosmetics,authentic,s-taken-1", "line 5002: ")] {
+            let header = last.hasSuffix("s-taken-1") ? "code,productName,category,result,scanId\n" : "code,productName,category,result\n"
+            let body = last.hasSuffix("s-taken-1") ? rows.map { $0 + "," } : rows
+            let file = TempDir.fresh("last.csv")
+            try Data((header + body.joined(separator: "\n") + "\n" + last + "\n").utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Stores.withDemoCopy { store in
+                let single = try CLI.run(["scan", "--code", "C-taken", "--product", "P", "--category", "c", "--result", "authentic",
+                                          "--scan-id", "s-taken-1", "--as", "ines", "--passcode-stdin", "--store", store.path],
+                                         stdin: Data("1234\n".utf8))
+                #expect(single.exit == 0, "\(single.transcript)")
+                let before = try scans(in: store)
+                let r = try CLI.run(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin", "--store", store.path],
+                                    stdin: Data("1234\n".utf8))
+                #expect(r.exit == 65 && r.stderr.contains(said), "\(r.transcript)")
+                #expect(try scans(in: store) == before)
+            }
+        }
+    }
+
+    /// `--json` answers every event of the batch and every scan seen before, written as they are read back:
+    /// the same bytes as a write's answer built whole (`Answers.events`), and as a retry under the same id.
+    @Test func theJSONAnswerListsEveryEventInTheWritesForm() throws {
+        let rows = (1...2_100).map { "C-json-\($0 % 700),Serum,Cosmetics,authentic" }
+        let file = TempDir.fresh("json.csv")
+        try Data(("code,productName,category,result\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Stores.withDemoCopy { store in
+            let args = ["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin", "--json", "--id", "batch-json-1", "--store", store.path]
+            let r = try CLI.run(args, stdin: Data("1234\n".utf8))
+            #expect(r.exit == 0, "\(r.transcript)")
+            let answer = try #require(r.json as? [String: Any])
+            let events = try #require(answer["events"] as? [[String: Any]])
+            #expect(events.count == 2_100)
+            #expect(events.first?["id"] as? String == "batch-json-1" && events.last?["id"] as? String == "batch-json-1.2100")
+            let seqs = events.compactMap { $0["seq"] as? Int }
+            #expect(seqs == Array(seqs[0]..<seqs[0] + 2_100))
+            #expect((answer["seenBefore"] as? [Any])?.count == 1_400)
+            #expect(r.stdout.hasPrefix(#"{"events":[{"id":"batch-json-1","seq":"#) && r.stdout.hasSuffix("]}\n"))
+            let again = try CLI.run(args, stdin: Data("1234\n".utf8))
+            #expect(again.exit == 0, "\(again.transcript)")
+            let retried = try #require(again.json as? [String: Any])
+            #expect(retried["alreadyRecorded"] as? Bool == true && (retried["events"] as? [Any])?.count == 2_100)
+            #expect((retried["seenBefore"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test(arguments: [";", "\t"])
     func aSemicolonOrTabSeparatedFileIsRead(separator: String) throws {
         let rows = [["code", "productName", "category", "result"], ["C-s1", "Crème; 30 ml", "Cosmetics", "authentic"]]

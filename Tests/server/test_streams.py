@@ -25,6 +25,28 @@ def test_batch_ndjson_and_csv(server):
     assert head(server.store) == before
 
 
+def test_a_large_batch_streams_through_the_server(server):
+    """A batch is read twice on the server and its answer sent from a spooled file: every event is in the
+    answer, with its length; a bad last row of as many writes nothing."""
+    ines = server.sign_in("ines")
+    rows = "code,productName,category,result\n" + "".join(f"big-{i % 500},P,Toys,authentic\n" for i in range(20000))
+    before = head(server.store)
+    r = server.post("/v1/scans/batch", ines, data=rows.encode(), headers={"Content-Type": "text/csv", "Idempotency-Key": "big-batch-1"})
+    assert r.status_code == 201, r.text[:500]
+    assert int(r.headers["Content-Length"]) == len(r.content)
+    answer = r.json()
+    assert len(answer["events"]) == 20000 and answer["events"][-1]["id"] == "big-batch-1.20000"
+    assert [e["seq"] for e in answer["events"]] == list(range(before + 1, before + 20001))
+    assert len(answer["seenBefore"]) == 20000 - 500
+    assert head(server.store) == before + 20000
+    r = server.post("/v1/scans/batch", ines, data=rows.encode(), headers={"Content-Type": "text/csv", "Idempotency-Key": "big-batch-1"})
+    assert r.status_code == 200 and r.json()["alreadyRecorded"] is True and len(r.json()["events"]) == 20000
+    bad = rows + "big-x,P,Toys,fake\n"
+    r = server.post("/v1/scans/batch", ines, data=bad.encode(), headers={"Content-Type": "text/csv"})
+    assert r.status_code in (400, 422) and "line 20002" in r.text, r.text[:500]
+    assert head(server.store) == before + 20000
+    assert cli("log", "verify", store=server.store).returncode == 0
+
 def test_import_is_for_admins(server, tmp_path):
     admin = server.sign_in("admin")
     ines = server.sign_in("ines")

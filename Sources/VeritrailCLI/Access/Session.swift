@@ -11,11 +11,9 @@ struct Session {
     /// `--id` and `--dry-run`.
     let options: WriteOptions
 
-    /// `mapSize`: the map a large write (a batch of scans) needs, so that it need not grow on the way.
-    init(global: GlobalOptions, passcodeStdin: Bool = false, eventID: String? = nil, dryRun: Bool = false,
-         mapSize: Int? = nil) throws {
+    init(global: GlobalOptions, passcodeStdin: Bool = false, eventID: String? = nil, dryRun: Bool = false) throws {
         self.global = global
-        store = try global.open(mapSize: mapSize)
+        store = try global.open()
         passcode = PasscodeReader(fromStdin: passcodeStdin).provider
         options = WriteOptions(eventID: eventID, dryRun: dryRun)
     }

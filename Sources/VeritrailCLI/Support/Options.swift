@@ -55,13 +55,13 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Opens the existing store through the library (exit 74 when there is none), on the command line's
-    /// clock (`environmentNow`); `mapSize` as `VeritrailStore.open` takes it. With a server set, a command
+    /// clock (`environmentNow`). With a server set, a command
     /// that has no remote form is refused here, so that it never acts on a local store by mistake.
-    func open(mapSize: Int? = nil) throws -> VeritrailStore {
+    func open() throws -> VeritrailStore {
         if let serverURL {
             throw Failure.usage("this command runs on a local store only, not against a server: unset VERITRAIL_SERVER or drop --server \(serverURL)")
         }
-        return try VeritrailStore.open(at: storeDirectory, clock: environmentNow, mapSize: mapSize, secrets: secretsFile)
+        return try VeritrailStore.open(at: storeDirectory, clock: environmentNow, secrets: secretsFile)
     }
 
     /// Opens the existing store for a command that reads the log itself (the `log` commands, `export`),
