@@ -16,7 +16,7 @@ import Testing
         // Codes drawn from a pool, so that most come again; some written by an earlier write.
         let pool = (0..<3_000).map { "code-\($0)" }
         var oracle: [String: UInt32] = [:]
-        var earlier = CodeCounts(limit: limit)
+        var earlier = CodeCounts(limit: limit, tableIsEmpty: true)
         for code in pool.prefix(50) {
             oracle[code, default: 0] += 1
             _ = try earlier.countOne(digest(code), in: tables)

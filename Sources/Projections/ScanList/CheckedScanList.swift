@@ -5,7 +5,8 @@
 public final class CheckedScanList: ScanListStrategy {
     /// The digest of the scan list as the log gives it.
     public private(set) var digest = ScanListDigest()
-    private var codes = CodeCounts(limit: CodeCounts.rebuildLimit)
+    /// The rebuild emptied the `codes` table (`Store.rebuild`).
+    private var codes = CodeCounts(limit: CodeCounts.rebuildLimit, tableIsEmpty: true)
     private var tailBuffer: [UInt8] = []
 
     public init() {}

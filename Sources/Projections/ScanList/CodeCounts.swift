@@ -25,7 +25,14 @@ struct CodeCounts {
     /// counted without a search of the table, as fast as when every code was held.
     static let rebuildLimit = 1 << 20
 
-    init(limit: Int) { self.limit = limit }
+    /// Whether the `codes` table is known to hold nothing: a code not held is then one never seen, without
+    /// a search of the table (a rebuild empties it first).
+    private var tableIsEmpty: Bool
+
+    init(limit: Int, tableIsEmpty: Bool = false) {
+        self.limit = limit
+        self.tableIsEmpty = tableIsEmpty
+    }
 
     var isEmpty: Bool { held.isEmpty }
     /// Whether the held codes should be written before the write goes on.
@@ -44,6 +51,7 @@ struct CodeCounts {
         guard !held.isEmpty else { return }
         let codes = held.sorted { $0.key < $1.key }
         held = [:]
+        tableIsEmpty = false
         var entries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
         for (digest, count) in codes {
             entries.append { bytes in
@@ -64,6 +72,7 @@ struct CodeCounts {
 
     private func count(_ digest: CodeDigest, in tables: any ModelTables) throws -> UInt32 {
         if let count = held[digest] { return count }
+        if tableIsEmpty { return 0 }
         if let filter, !filter.mayContain(digest) { return 0 }
         return try tables.withValue(.codes, digest.storedKey) { bytes in bytes.flatMap { UInt32(bigEndianBytes: $0) } } ?? 0
     }
