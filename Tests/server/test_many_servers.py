@@ -39,10 +39,11 @@ def test_five_servers_on_one_store_answer_reads_and_writes(store):
         for t in threads:
             t.join()
         assert failures == []
-        # Between requests no server holds a reader slot.
+        # Between requests a server holds a reader slot only while its follower reads the head (at most one
+        # each); tied to threads, each held one for every thread that had read (dozens).
         table = subprocess.run(["mdb_stat", "-r", store], capture_output=True, text=True).stdout
-        held = [line for line in table.splitlines() if line.strip()[:1].isdigit() and not line.rstrip().endswith("-")]
-        assert held == [], table
+        slots = [line for line in table.splitlines() if line.strip()[:1].isdigit()]
+        assert len(slots) <= SERVERS, table
     finally:
         logs = [(server.stop(), server.stderr()) for server in servers]
     for code, log in logs:

@@ -34,7 +34,6 @@ struct CodeCounts {
         self.tableIsEmpty = tableIsEmpty
     }
 
-    var isEmpty: Bool { held.isEmpty }
     /// Whether the held codes should be written before the write goes on.
     var isFull: Bool { held.count >= limit }
 
