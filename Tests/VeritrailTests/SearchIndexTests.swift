@@ -247,7 +247,7 @@ extension SearchIndexTests {
         #expect(try store.auditPages() == nil)
         let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
         let ser = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "r")), chunk: 0)
-        for (key, byte) in [(e, 100), (ser, 3)] {
+        for (key, byte) in [(e, 100), (ser, 3), (SearchIndex.pieceListKey(chunk: 0), 9), (SearchIndex.pieceMembersKey(chunk: 0, index: 1), 2)] {
             try SearchIndexTests.flipBit(store, .search, key, byte: byte)
             let damage = try #require(try store.auditPages())
             #expect(damage.rebuildRepairs, "\(damage)")
@@ -255,7 +255,7 @@ extension SearchIndexTests {
             #expect("\(damage)".contains("veritrail rebuild"))
             try store.rebuild()
             #expect(try store.auditPages() == nil)
-            for needle in ["e", "ser", "se"] {
+            for needle in ["e", "ser", "se", "https://v.ex", "hologram st"] {
                 var q = HistoryQuery(); q.search = needle; q.limit = 2_000
                 try SearchIndexTests.expectSame(store, q, asOf: nil)
             }
@@ -346,5 +346,121 @@ extension SnapshotReplayTests {
         #expect(try store.auditPages() == nil)
         #expect(try SnapshotReplayTests.answers(store, asOf: .seq(120), fromSnapshot: true)
                 == SnapshotReplayTests.answers(store, asOf: .seq(120), fromSnapshot: false))
+    }
+}
+
+/// The pieces of text many scans of a chunk share (`ChunkValues`): which are listed, and that a chunk written
+/// in two writes merges the second's pieces into the first's and still answers as reading every row does.
+@Suite struct ChunkValuesTests {
+    static func listed(_ fields: [(offset: Int, text: String, source: UInt8)]) -> [String: [Int]] {
+        let values = ChunkValues()
+        for field in fields {
+            Array(field.text.utf8).withUnsafeBytes { values.add(field.offset, text: $0, source: field.source) }
+        }
+        var listed: [String: [Int]] = [:]
+        for piece in values.listed() {
+            var members: [Int] = []
+            piece.members.forEachDescending { members.insert($0, at: 0); return true }
+            listed[(piece.source == ChunkValues.message ? "message:" : "") + String(decoding: piece.bytes, as: UTF8.self)] = members
+        }
+        return listed
+    }
+
+    @Test func aFieldIsListedUnderItsLongestPieceThatEnoughFieldsHave() {
+        let t = ChunkValues.threshold
+        var fields: [(offset: Int, text: String, source: UInt8)] = []
+        // Codes with a shared head and a unique tail: listed under the longest prefix before a delimiter
+        // that they share (the 32-byte prefix holds the tail).
+        for i in 0..<t { fields.append((i, "https://verify.example/c/\(1_000_000 + i)\u{0}rolex submariner\u{0}", ChunkValues.own)) }
+        // A name one field short of the threshold, whole and by its prefixes: not listed.
+        for i in 0..<(t - 1) { fields.append((100 + i, "omega seamaster", ChunkValues.own)) }
+        // The same text as a message is a piece of its own source.
+        for i in 0..<t { fields.append((200 + i, "rolex submariner", ChunkValues.message)) }
+        // Fields shorter than a needle looked for in pieces: never pieces.
+        for i in 0..<(2 * t) { fields.append((300 + i, "abc", ChunkValues.own)) }
+        let listed = ChunkValuesTests.listed(fields)
+        #expect(Set(listed.keys) == ["https://verify.example/c", "rolex submariner", "message:rolex submariner"])
+        #expect(listed["https://verify.example/c"] == Array(0..<t))
+        #expect(listed["rolex submariner"] == Array(0..<t))
+        #expect(listed["message:rolex submariner"] == Array(200..<(200 + t)))
+    }
+
+    @Test func aListReadsBackAndDamageIsFound() {
+        let pieces: [(source: UInt8, bytes: [UInt8])] = [(0, Array("https://verify.e".utf8)), (1, Array(repeating: 0x61, count: 300)), (0, [0xE4, 0xB8, 0x8A, 0x20])]
+        let list = ChunkValues.encodedList(pieces)
+        var read: [(index: Int, source: UInt8, bytes: [UInt8])] = []
+        let readable = list.withUnsafeBytes { ChunkValues.forEachListed($0) { i, source, bytes in read.append((i, source, Array(bytes))) } }
+        #expect(readable)
+        #expect(read.map(\.index) == Array(0..<3))
+        #expect(read.map(\.source) == pieces.map(\.source) && read.map(\.bytes) == pieces.map(\.bytes))
+        for bad in [[2, 1, 0x61], [0, 5, 0x61], [0, 0x80, 0x80, 0x80, 0x80, 0x01]] as [[UInt8]] {
+            #expect(!bad.withUnsafeBytes { ChunkValues.forEachListed($0) { _, _, _ in } }, "\(bad)")
+        }
+    }
+
+    /// One chunk written by two writes of 700 scans each: the second's pieces are merged into the list and
+    /// sets the first stored; the answers are the rows' and the audit finds nothing.
+    @Test func aChunkWrittenTwiceMergesItsPieces() throws {
+        var rng = SystemRandomNumberGenerator()
+        let lines = SearchIndexTests.log(scans: 1_400, rng: &rng)
+        let events = try lines.map(Ev.decoded)
+        let split = lines.count / 2
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chunk-values-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try Store.create(directory: directory.path) { appender in for e in events.prefix(split) { _ = try appender.append(e) } }
+        let store = try Store(directory: directory.path)
+        func pieces() throws -> [String] { try ChunkValuesTests.pieces(store, chunk: 0) }
+        let first = try pieces()
+        #expect(first.contains("0:https://v.example/c"))
+        try store.write { appender in for e in events.dropFirst(split) { _ = try appender.append(e) } }
+        let merged = try pieces()
+        #expect(Array(merged.prefix(first.count)) == first, "pieces listed before keep their places")
+        #expect(try store.auditPages() == nil)
+        for needle in ["https://v.ex", "hologram", "ologram sticker", "serum 50", "crème de la", "münchen", "b-3", "c-1", "x.example/c/1"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 30; q.offset = 5
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(split + 40)))
+        }
+    }
+
+    /// The pieces listed for `chunk` of `store`, as "source:text".
+    static func pieces(_ store: Store, chunk: UInt32) throws -> [String] {
+        try store.log.environment.read { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
+                var all: [String] = []
+                if let list { ChunkValues.forEachListed(SealedValue.body(list)) { _, source, bytes in all.append("\(source):" + String(decoding: bytes, as: UTF8.self)) } }
+                return all
+            }
+        }
+    }
+
+    /// A chunk that a write fills after an earlier write began it has its pieces made again from its rows:
+    /// the scans' own pieces are those one write of the whole chunk lists, and the answers are the rows'.
+    @Test func aChunkFilledByALaterWriteHasItsPiecesMadeFromItsRows() throws {
+        var rng = SystemRandomNumberGenerator()
+        let lines = SearchIndexTests.log(scans: ChunkBits.scansPerChunk + 50, rng: &rng)
+        let events = try lines.map(Ev.decoded)
+        let (whole, wholeDirectory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: wholeDirectory) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chunk-values-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A few scans first, then writes of 10 events (none reaches the threshold), then the rest.
+        _ = try Store.create(directory: directory.path) { appender in for e in events.prefix(10) { _ = try appender.append(e) } }
+        let store = try Store(directory: directory.path)
+        var at = 10
+        while at < 600 {
+            try store.write { appender in for e in events[at..<(at + 10)] { _ = try appender.append(e) } }
+            at += 10
+        }
+        #expect(try ChunkValuesTests.pieces(store, chunk: 0).filter { $0.hasPrefix("0:") }.count < 3)
+        try store.write { appender in for e in events[at...] { _ = try appender.append(e) } }
+        let own = { (store: Store) in try ChunkValuesTests.pieces(store, chunk: 0).filter { $0.hasPrefix("0:") } }
+        #expect(try own(store) == own(whole))
+        #expect(try own(store).count > 20)
+        #expect(try store.auditPages() == nil)
+        for needle in ["https://v.ex", "hologram", "crème de la", "seal broken", "ines"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 10; q.offset = 2
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+        }
     }
 }

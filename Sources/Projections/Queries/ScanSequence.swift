@@ -75,8 +75,8 @@ struct SearchNeedle {
     func matches(_ header: ScanRowHeader) -> Bool {
         if bytes.isEmpty { return true }
         return bytes.withUnsafeBytes { needle in
-            if !spansFields { return contains(header.searchText, needle) }
-            return header.searchFields.contains { contains($0, needle) }
+            if !spansFields { return SearchNeedle.contains(header.searchText, needle) }
+            return header.searchFields.contains { SearchNeedle.contains($0, needle) }
         }
     }
 
@@ -85,7 +85,7 @@ struct SearchNeedle {
     /// (`ByteSearch`: vectorised, faster than a Swift loop over every scan's text). The last byte weeds out
     /// most candidates without a call: a search typed letter by letter is mostly needles of 1 to 3 bytes whose
     /// first byte is common, and a `memcmp` per candidate was a quarter of a served search's time.
-    private func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
+    static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
         guard needle.count <= haystack.count, let base = haystack.baseAddress, let n = needle.baseAddress else { return false }
         let first = needle[0], tail = needle.count - 1, last = needle[tail]
         var offset = 0

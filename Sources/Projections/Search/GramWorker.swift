@@ -18,6 +18,9 @@ final class GramWorker: @unchecked Sendable {
         let sets: [(key: [UInt8], value: [UInt8])]
         /// The grams of texts too long for the held sets, in `SearchIndexWriter`'s `late` form.
         let late: [UInt64]
+        /// The pieces of text many of the chunk's scans share, each with its scans' stored set
+        /// (`ChunkValues`), sorted by source and bytes.
+        let pieces: [(source: UInt8, bytes: [UInt8], members: [UInt8])]
     }
 
     enum Command {
@@ -37,6 +40,7 @@ final class GramWorker: @unchecked Sendable {
     private var threaded = false
     /// Used by the worker's thread only (or the caller's, when no thread could be started).
     private let postings = ChunkPostings()
+    private let values = ChunkValues()
     private var late: [UInt64] = []
 
     init() {
@@ -108,7 +112,9 @@ final class GramWorker: @unchecked Sendable {
 
     private func handle(_ command: Command) {
         switch command {
-        case .start(let chunk, let fresh): postings.reset(chunk: chunk, fresh: fresh)
+        case .start(let chunk, let fresh):
+            postings.reset(chunk: chunk, fresh: fresh)
+            values.reset()
         case .scans(let records): add(records)
         case .finish: finish()
         }
@@ -119,10 +125,12 @@ final class GramWorker: @unchecked Sendable {
         var sets: [(key: [UInt8], value: [UInt8])] = []
         sets.reserveCapacity(postings.slotKeys.count)
         postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, container))) }
-        let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late)
+        let pieces = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
+        let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late, pieces: pieces)
         late = []
         // What comes after for the same chunk is merged into the sets stored.
         postings.reset(chunk: postings.chunk, fresh: false)
+        values.reset()
         if !threaded { return finished.append(made) }
         condition.lock()
         finished.append(made)
@@ -149,6 +157,8 @@ final class GramWorker: @unchecked Sendable {
                         late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(record.offset))
                     }
                 }
+                values.add(record.offset, text: record.text,
+                           source: record.flag == 0 ? ChunkValues.own : ChunkValues.message)
                 if let labels = record.labels {
                     postings.add(record.offset, counterfeit: labels.counterfeit,
                                  category: String(decoding: labels.category, as: UTF8.self),

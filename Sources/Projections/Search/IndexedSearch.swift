@@ -3,7 +3,8 @@ import Domain
 /// `history`'s filters answered from the search index (`SearchIndex`): chunk by chunk, newest first, the
 /// sets the filters name are read and combined as bits, so that a query costs the chunks of the window and
 /// the rows of its page, plus a check of each candidate only where the index can not be exact (a needle
-/// longer than 3 bytes; a message in a replay of a prefix of the log).
+/// longer than 3 bytes that no piece many scans share holds, `ChunkValues`; a message in a replay of a
+/// prefix of the log).
 struct IndexedSearch {
     let models: Models
     /// The lower-cased needle (empty: no search), without a 0 byte.
@@ -105,7 +106,34 @@ struct IndexedSearch {
         }
         bits.keep(range)
         if bits.isEmpty { return nil }
+        if needle.count >= ChunkValues.shortest, var left = unsure {
+            left.formIntersection(bits)
+            if let proven = try provenByPieces(chunk: chunk, replaying: replaying) { left.subtract(proven) }
+            // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
+            unsure = left.isEmpty ? nil : left
+        }
         return (bits, unsure)
+    }
+
+    /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle: matches
+    /// without a row read. A replay of a prefix leaves out the pieces of reports' messages. Nil: none.
+    private func provenByPieces(chunk: UInt32, replaying: Bool) throws -> ChunkBits? {
+        var matched: [Int] = []
+        try needle.withUnsafeBytes { needle in
+            try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
+                guard let list else { return }
+                ChunkValues.forEachListed(SealedValue.body(list)) { index, source, bytes in
+                    if source == ChunkValues.message && replaying { return }
+                    if SearchNeedle.contains(bytes, needle) { matched.append(index) }
+                }
+            }
+        }
+        var proven: ChunkBits?
+        for index in matched {
+            guard let set = try set(SearchIndex.pieceMembersKey(chunk: chunk, index: index)) else { continue }
+            if proven == nil { proven = set } else { proven!.formUnion(set) }
+        }
+        return proven
     }
 
     /// The scans of `chunk` whose fields (or, with `messageFlag`, report's message) may hold the needle:

@@ -12,7 +12,9 @@
 ///   a longer needle only where all its trigrams are, so those candidates are checked against the row;
 /// - the same two kinds for the report's message apart (`messageFlag`), since a replay of a prefix of the
 ///   log (`--as-of`) must leave out a message reported after it: only those scans are checked then;
-/// - the labels the other filters ask for: counterfeit, per category, per actor.
+/// - the labels the other filters ask for: counterfeit, per category, per actor;
+/// - the pieces of text many of the chunk's scans share, each with its scans (`ChunkValues`): the matches
+///   of a longer needle that need no row read.
 ///
 /// Keys start with the chunk (4 bytes, big-endian), so that a chunk's sets lie together and a chunk written
 /// whole (an import, a rebuild) is appended at the end of the table: a gram's key is then `[kind, b0, b1, b2]`
@@ -26,6 +28,10 @@ enum SearchIndex {
     static let counterfeit: UInt8 = 0x10
     static let category: UInt8 = 0x11
     static let actor: UInt8 = 0x12
+    /// The pieces of text many scans of a chunk share (`ChunkValues`): their list, and each one's scans.
+    /// Their kinds sort after every gram's and label's, so a chunk written whole is still appended in order.
+    static let pieceList: UInt8 = 0xD0
+    static let pieceMembers: UInt8 = 0xD1
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (chunk 0, then a 0 where a set has its kind). Its name carries the index's form:
@@ -72,6 +78,14 @@ enum SearchIndex {
 
     static func key(labelPrefix: [UInt8], chunk: UInt32) -> [UInt8] {
         chunkBytes(chunk) + labelPrefix
+    }
+
+    /// The key of the list of `chunk`'s shared pieces (`ChunkValues`).
+    static func pieceListKey(chunk: UInt32) -> [UInt8] { chunkBytes(chunk) + [pieceList] }
+
+    /// The key of the scans of the piece listed `index`-th in `chunk`.
+    static func pieceMembersKey(chunk: UInt32, index: Int) -> [UInt8] {
+        chunkBytes(chunk) + [pieceMembers, UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index)]
     }
 
     /// The distinct grams of the lower-cased `text` (one field, or several each followed by a 0 byte), with

@@ -68,6 +68,11 @@ final class SearchIndexWriter {
     private var heldChunk: UInt32?
     /// Records not yet handed to the worker.
     private var batch: [UInt8] = []
+    /// Whether the held chunk's first scan came in this write.
+    private var heldFresh = false
+    /// Chunks this write filled that an earlier write had begun: their pieces are made again from their
+    /// rows when the write ends (`remakePieces`).
+    private var completed: [UInt32] = []
     /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
     /// (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
@@ -90,7 +95,8 @@ final class SearchIndexWriter {
             worker.send(.finish)
             try store(worker.takeFinished(), to: tables)
         }
-        worker.send(.start(chunk: chunk, fresh: fresh()))
+        heldFresh = fresh()
+        worker.send(.start(chunk: chunk, fresh: heldFresh))
         heldChunk = chunk
     }
 
@@ -111,6 +117,7 @@ final class SearchIndexWriter {
         try hold(chunk, fresh: ordinal == max(1, SearchIndex.first(of: chunk)), to: tables)
         Record.append(offset: SearchIndex.offset(of: ordinal), flag: 0, text: text,
                       labels: (counterfeit, category, actor), to: &batch)
+        if !heldFresh && SearchIndex.offset(of: ordinal) == SearchIndex.scansPerChunk - 1 { completed.append(chunk) }
         if batch.count >= SearchIndexWriter.batchBytes { sendBatch() }
     }
 
@@ -138,6 +145,8 @@ final class SearchIndexWriter {
         }
         heldChunk = nil
         try writeLate(to: tables)
+        for chunk in completed { try remakePieces(of: chunk, in: tables) }
+        completed.removeAll()
     }
 
     /// Stores the sets the worker made: a fresh chunk's appended (or compared, in a rebuild), any other's
@@ -147,7 +156,9 @@ final class SearchIndexWriter {
             late += made.late
             if made.fresh {
                 for (key, value) in made.sets { try tables.append(.search, key, value) }
+                try putPieces(made.pieces, of: made.chunk, in: tables, appending: true)
             } else {
+                try mergePieces(made, into: tables)
                 for (key, value) in made.sets {
                     let merged = try tables.withValue(.search, key) { stored in
                         guard let stored else { return value }
@@ -160,6 +171,84 @@ final class SearchIndexWriter {
                 }
             }
         }
+    }
+
+    /// Stores `pieces` as `chunk`'s list of shared pieces (`ChunkValues`) and their sets: appended after a
+    /// fresh chunk's sets (their keys sort last), else put.
+    private func putPieces(_ pieces: [(source: UInt8, bytes: [UInt8], members: [UInt8])], of chunk: UInt32,
+                           in tables: any ModelTables, appending: Bool) throws {
+        guard !pieces.isEmpty else { return }
+        let listKey = SearchIndex.pieceListKey(chunk: chunk)
+        var entries = [(listKey, SealedValue.seal(key: listKey, ChunkValues.encodedList(pieces.lazy.map { ($0.source, $0.bytes) })))]
+        for (index, piece) in pieces.enumerated() {
+            let key = SearchIndex.pieceMembersKey(chunk: chunk, index: index)
+            entries.append((key, SealedValue.seal(key: key, piece.members)))
+        }
+        for (key, value) in entries {
+            if appending { try tables.append(.search, key, value) } else { try tables.put(.search, key, value) }
+        }
+    }
+
+    /// Merges the pieces of a chunk stored before into its stored list: a piece listed already gets the new
+    /// members, a new one is listed after the others. A list that does not read is left as it is for
+    /// `rebuild` (`log verify` finds it); without the new pieces a query only checks more rows.
+    private func mergePieces(_ made: GramWorker.Finished, into tables: any ModelTables) throws {
+        guard !made.pieces.isEmpty else { return }
+        let listKey = SearchIndex.pieceListKey(chunk: made.chunk)
+        var listed: [(source: UInt8, bytes: [UInt8])] = []
+        let readable = try tables.withValue(.search, listKey) { stored -> Bool in
+            guard let stored else { return true }
+            return listKey.withUnsafeBytes { SealedValue.isSound(key: $0, value: stored) }
+                && ChunkValues.forEachListed(SealedValue.body(stored)) { _, source, bytes in listed.append((source, Array(bytes))) }
+        }
+        guard readable else { return }
+        var indexOf: [[UInt8]: Int] = [:]
+        for (index, piece) in listed.enumerated() { indexOf[[piece.source] + piece.bytes] = index }
+        var grew = false
+        for piece in made.pieces {
+            let index: Int
+            if let known = indexOf[[piece.source] + piece.bytes] {
+                index = known
+            } else {
+                guard listed.count < ChunkValues.maxListed else { continue }
+                index = listed.count
+                listed.append((piece.source, piece.bytes))
+                grew = true
+            }
+            let key = SearchIndex.pieceMembersKey(chunk: made.chunk, index: index)
+            let merged = try tables.withValue(.search, key) { stored in
+                var bits = ChunkBits()
+                piece.members.withUnsafeBytes { bits.or(container: $0) }
+                if let stored { bits.or(container: SealedValue.body(stored)) }
+                return SealedValue.seal(key: key, bits.container())
+            }
+            try tables.put(.search, key, merged)
+        }
+        if grew { try tables.put(.search, listKey, SealedValue.seal(key: listKey, ChunkValues.encodedList(listed))) }
+    }
+
+    /// Makes the pieces of a full chunk again from its rows, in place of those its writes listed: a chunk
+    /// filled by many small writes (a served store's single scans) lists few pieces, since each write counts
+    /// only its own scans against the threshold, and its searches would check every candidate's row. Once
+    /// per chunk of 16,000 scans, from their rows' search text (the report's message its last field).
+    private func remakePieces(of chunk: UInt32, in tables: any ModelTables) throws {
+        let values = ChunkValues()
+        for offset in 0..<SearchIndex.scansPerChunk {
+            let ordinal = SearchIndex.first(of: chunk) + UInt32(offset)
+            try tables.withValue(.scans, Models.ordinalKey(ordinal)) { row in
+                guard let row else { return }
+                let fields = try ScanRowHeader(row, reportsThrough: .max).searchFields
+                for (i, field) in fields.enumerated() {
+                    values.add(offset, text: field, source: i == ScanRow.searchFieldCount - 1 ? ChunkValues.message : ChunkValues.own)
+                }
+            }
+        }
+        var stale: [[UInt8]] = []
+        for kind in [SearchIndex.pieceList, SearchIndex.pieceMembers] {
+            try tables.forEach(.search, prefix: SearchIndex.chunkBytes(chunk) + [kind]) { key, _ in stale.append(key); return true }
+        }
+        for key in stale { try tables.delete(.search, key) }
+        try putPieces(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables, appending: false)
     }
 
     private func writeLate(to tables: any ModelTables) throws {

@@ -1,0 +1,265 @@
+import SystemCalls
+
+/// The pieces of text that many scans of one chunk share, each with the scans that hold it: a value many
+/// scans repeat whole (a product name, a brand, a location, a note, an actor, a report's message) or the
+/// head many values of a field start with (a code's `https://verify.veritrail.example`, a scan id's `s-00`).
+///
+/// Why: a needle of more than 3 bytes is found by its trigrams, which say "may hold" — the trigrams of a
+/// scan may lie apart — so every candidate used to be checked against its row, and a needle that many scans
+/// hold (`hologram`, `verify.veritrail`) cost a row read for each: seconds at ten million scans. A scan that
+/// holds a piece containing the needle holds the needle, so the scans of every piece that contains it are
+/// matches proven without their rows, and only the candidates outside them are checked (`IndexedSearch`).
+/// Each piece is a prefix of one field's text (the field is a 0-separated part of the row's search text):
+/// the whole of it, its first 4, 8, 16 or 32 bytes, or what comes before a delimiter (a code's
+/// `https://verify.veritrail.example/c/role` before `-9f3a…`); a scan is listed under the longest of its
+/// field's pieces that at least `threshold` of the chunk's fields have (a needle in a shorter one is in the
+/// longer).
+///
+/// Stored per chunk (`SearchIndex`): the list of pieces at `[chunk, list]` (`encodedList`), and the scans of
+/// the piece listed `i`-th at `[chunk, members, i (2 bytes)]`, as the index's other sets (`ChunkBits`). A
+/// report's message is a piece of its own source (`message`), which a replay of a prefix of the log does
+/// not use: the report may come after the prefix.
+///
+/// Held on the worker's thread (`GramWorker`), beside the chunk's gram sets: every piece seen, counted, in an
+/// open-addressed table over an arena of its bytes, and for each scan's field the pieces it has, which
+/// `listed` reads once the counts are known.
+final class ChunkValues {
+    /// Where a piece comes from: the scan's own fields, or the report's message.
+    static let own: UInt8 = 0
+    static let message: UInt8 = 1
+    /// How many of a chunk's fields must hold a piece for it to be listed: a piece fewer scans hold saves
+    /// few row reads and costs a query a comparison in every chunk.
+    static let threshold = 16
+    /// The prefixes of a field that are pieces besides the whole field: these lengths, and every prefix
+    /// that ends before a delimiter (`isDelimiter`), at most `maxPrefixes` of them, shortest first.
+    static let prefixLengths = [4, 8, 16, 32]
+    static let maxPrefixes = 16
+    /// A needle must be at least this long to be looked for in the pieces: a shorter one is answered
+    /// exactly by the gram sets.
+    static let shortest = 4
+    /// The most pieces a chunk lists (the member sets' keys number them in 2 bytes).
+    static let maxListed = 1 << 16
+
+    /// Per piece seen: its hash, where its bytes are in `arena`, their count, its source and how many
+    /// fields have it; a struct of arrays, grown by doubling, read and written through pointers (this runs
+    /// for every field of every scan an import adds).
+    private var capacity = 0
+    private var count = 0
+    private var hashes: UnsafeMutablePointer<UInt64>
+    private var starts: UnsafeMutablePointer<UInt32>
+    private var lengths: UnsafeMutablePointer<UInt32>
+    private var seen: UnsafeMutablePointer<UInt32>
+    private var sources: UnsafeMutablePointer<UInt8>
+    /// Piece index + 1 by open addressing on the hash (0: empty), never more than half full.
+    private var table: UnsafeMutablePointer<UInt32>
+    private var tableSize = 1 << 12
+    private var arena: [UInt8] = []
+    /// Per field of a scan: its offset in the chunk (the low 16 bits) and where its pieces end in
+    /// `fieldPieces` (the bits above).
+    private var fields: [UInt64] = []
+    /// The pieces of each field, shortest first.
+    private var fieldPieces: [UInt32] = []
+
+    init() {
+        hashes = .allocate(capacity: 0); starts = .allocate(capacity: 0); lengths = .allocate(capacity: 0)
+        seen = .allocate(capacity: 0); sources = .allocate(capacity: 0)
+        table = .allocate(capacity: tableSize)
+        table.initialize(repeating: 0, count: tableSize)
+    }
+
+    deinit {
+        hashes.deallocate(); starts.deallocate(); lengths.deallocate(); seen.deallocate(); sources.deallocate()
+        table.deallocate()
+    }
+
+    var isEmpty: Bool { fields.isEmpty }
+
+    func reset() {
+        if count > 0 { table.update(repeating: 0, count: tableSize) }
+        count = 0
+        arena.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+        fieldPieces.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds the fields of one text of scan `offset` (a scan's search text, fields separated by 0 bytes, or a
+    /// message with `source` `message`).
+    ///
+    /// One pass over each field's bytes: the hash of every prefix is the running hash where the prefix
+    /// ends, so a field's pieces cost a table probe each, not a hash each.
+    func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8) {
+        guard let base = text.baseAddress else { return }
+        let n = text.count
+        var i = 0
+        while i < n {
+            let start = i
+            var hash = ChunkValues.seed ^ UInt64(source)
+            var prefixes = 0, fixed = 0
+            while i < n {
+                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                if byte == 0 { break }
+                let length = i - start
+                if length >= ChunkValues.shortest && prefixes < ChunkValues.maxPrefixes {
+                    let atFixed = fixed < ChunkValues.prefixLengths.count && length == ChunkValues.prefixLengths[fixed]
+                    if atFixed { fixed += 1 }
+                    if atFixed || ChunkValues.isDelimiter(byte) {
+                        fieldPieces.append(piece(hash, base + start, length, source))
+                        prefixes += 1
+                    }
+                }
+                hash = (hash ^ UInt64(byte)) &* ChunkValues.multiplier
+                i += 1
+            }
+            let length = i - start
+            if length >= ChunkValues.shortest {
+                fieldPieces.append(piece(hash, base + start, length, source))
+                fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
+            }
+            i += 1
+        }
+    }
+
+    /// Whether a prefix ends before `byte`: the punctuation that parts a code, an id or an address
+    /// (`https://verify.example/c/ROLE-9f3a`, `B-0823-00012`, `ines.m@example.org`), whose heads many
+    /// scans share while their tails differ.
+    @inline(__always)
+    static func isDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "?"), UInt8(ascii: "="),
+             UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: ","):
+            true
+        default:
+            false
+        }
+    }
+
+    /// FNV-1a's, over 64 bits; a table's slot is taken from the mixed high bits.
+    private static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let multiplier: UInt64 = 0x0000_0100_0000_01b3
+
+    /// The index of the piece of `length` bytes at `bytes` from `source`, whose running hash is `hash`,
+    /// counted once more; its bytes are compared, so two pieces are never taken for one.
+    @inline(__always)
+    private func piece(_ hash: UInt64, _ bytes: UnsafeRawPointer, _ length: Int, _ source: UInt8) -> UInt32 {
+        let key = hash ^ UInt64(length) &* 0x9E37_79B9_7F4A_7C15
+        let mask = tableSize - 1
+        var h = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        while true {
+            let slot = Int(table[h]) - 1
+            if slot < 0 { break }
+            if hashes[slot] == key && Int(lengths[slot]) == length && sources[slot] == source
+                && arena.withUnsafeBytes({ ByteSearch.equal($0.baseAddress! + Int(starts[slot]), bytes, count: length) }) {
+                seen[slot] += 1
+                return UInt32(slot)
+            }
+            h = (h + 1) & mask
+        }
+        if count == capacity { growPieces() }
+        let index = count
+        hashes[index] = key
+        starts[index] = UInt32(truncatingIfNeeded: arena.count)
+        lengths[index] = UInt32(truncatingIfNeeded: length)
+        seen[index] = 1
+        sources[index] = source
+        arena.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
+        count += 1
+        if 2 * count > tableSize {
+            growTable()
+        } else {
+            table[h] = UInt32(index + 1)
+        }
+        return UInt32(index)
+    }
+
+    private func growPieces() {
+        let grown = max(1 << 12, 2 * capacity)
+        func moved<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+            let new = UnsafeMutablePointer<T>.allocate(capacity: grown)
+            new.moveInitialize(from: old, count: count)
+            old.deallocate()
+            return new
+        }
+        hashes = moved(hashes); starts = moved(starts); lengths = moved(lengths); seen = moved(seen); sources = moved(sources)
+        capacity = grown
+    }
+
+    /// Doubles the table and places every piece again (the last one made included).
+    private func growTable() {
+        table.deallocate()
+        tableSize *= 2
+        table = .allocate(capacity: tableSize)
+        table.initialize(repeating: 0, count: tableSize)
+        let mask = tableSize - 1
+        for index in 0..<count {
+            var h = Int(truncatingIfNeeded: (hashes[index] &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+            while table[h] != 0 { h = (h + 1) & mask }
+            table[h] = UInt32(index + 1)
+        }
+    }
+
+    /// The pieces to list, with the scans listed under each (each field under its longest piece that
+    /// `threshold` fields have), sorted by source and bytes.
+    func listed() -> [(source: UInt8, bytes: [UInt8], members: ChunkBits)] {
+        var membersOf: [UInt32: ChunkBits] = [:]
+        var from = 0
+        for field in fields {
+            let end = Int(field >> 16)
+            var longest: UInt32?
+            for i in from..<end where seen[Int(fieldPieces[i])] >= ChunkValues.threshold { longest = fieldPieces[i] }
+            from = end
+            if let longest { membersOf[longest, default: ChunkBits()].insert(Int(field & 0xFFFF)) }
+        }
+        var listed = membersOf.map { index, members in
+            let start = Int(starts[Int(index)]), length = Int(lengths[Int(index)])
+            return (source: sources[Int(index)], bytes: Array(arena[start..<(start + length)]), members: members)
+        }
+        listed.sort { $0.source != $1.source ? $0.source < $1.source : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        return Array(listed.prefix(ChunkValues.maxListed))
+    }
+}
+
+extension ChunkValues {
+    /// The stored list of pieces: per piece its source (1 byte), its length (a varint) and its bytes.
+    static func encodedList(_ listed: some Sequence<(source: UInt8, bytes: [UInt8])>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for piece in listed {
+            bytes.append(piece.source)
+            var length = piece.bytes.count
+            while length >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: length) | 0x80)
+                length >>= 7
+            }
+            bytes.append(UInt8(length))
+            bytes.append(contentsOf: piece.bytes)
+        }
+        return bytes
+    }
+
+    /// Calls `body` with each piece of a stored list, in order; false when the bytes are not a list (a source
+    /// other than `own` and `message`, a length past the end, more than `maxListed` pieces), after the
+    /// pieces read before the damage.
+    @discardableResult
+    static func forEachListed(_ list: UnsafeRawBufferPointer,
+                              _ body: (_ index: Int, _ source: UInt8, _ bytes: UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
+        var at = 0, index = 0
+        while at < list.count {
+            let source = list[at]
+            at += 1
+            guard source == own || source == message, index < maxListed else { return false }
+            var length = 0, shift = 0
+            while true {
+                guard at < list.count, shift < 28 else { return false }
+                let byte = list[at]
+                at += 1
+                length |= Int(byte & 0x7F) << shift
+                shift += 7
+                if byte & 0x80 == 0 { break }
+            }
+            guard length <= list.count - at else { return false }
+            try body(index, source, UnsafeRawBufferPointer(rebasing: list[at..<(at + length)]))
+            at += length
+            index += 1
+        }
+        return true
+    }
+}
