@@ -353,7 +353,7 @@ extension SnapshotReplayTests {
 /// in two writes merges the second's pieces into the first's and still answers as reading every row does.
 @Suite struct ChunkValuesTests {
     static func listed(_ fields: [(offset: Int, text: String, source: UInt8)]) -> [String: [Int]] {
-        let values = ChunkValues()
+        var values = ChunkValues()
         for field in fields {
             Array(field.text.utf8).withUnsafeBytes { values.add(field.offset, text: $0, source: field.source) }
         }
@@ -383,6 +383,11 @@ extension SnapshotReplayTests {
         #expect(listed["https://verify.example/c"] == Array(0..<t))
         #expect(listed["rolex submariner"] == Array(0..<t))
         #expect(listed["message:rolex submariner"] == Array(200..<(200 + t)))
+    }
+
+    @Test func theDelimitersAreThePunctuationOfCodesIdsAndAddresses() {
+        let delimiters = Set("#&,-./:=?@_".utf8)
+        for byte in UInt8.min...UInt8.max { #expect(ChunkValues.isDelimiter(byte) == delimiters.contains(byte), "\(byte)") }
     }
 
     @Test func aListReadsBackAndDamageIsFound() {

@@ -22,17 +22,19 @@ import SystemCalls
 ///
 /// Held on the worker's thread (`GramWorker`), beside the chunk's gram sets: every piece seen, counted, in an
 /// open-addressed table over an arena of its bytes, and for each scan's field the pieces it has, which
-/// `listed` reads once the counts are known.
-final class ChunkValues {
+/// `listed` reads once the counts are known. A noncopyable struct, not a class: its storage is then reached
+/// through `self` passed in place, where a class's stored properties pay a dynamic exclusivity check at
+/// every touch (a third of what the pieces first cost an import, by instruction count).
+struct ChunkValues: ~Copyable {
     /// Where a piece comes from: the scan's own fields, or the report's message.
     static let own: UInt8 = 0
     static let message: UInt8 = 1
     /// How many of a chunk's fields must hold a piece for it to be listed: a piece fewer scans hold saves
     /// few row reads and costs a query a comparison in every chunk.
     static let threshold = 16
-    /// The prefixes of a field that are pieces besides the whole field: these lengths, and every prefix
-    /// that ends before a delimiter (`isDelimiter`), at most `maxPrefixes` of them, shortest first.
-    static let prefixLengths = [4, 8, 16, 32]
+    /// The prefixes of a field that are pieces besides the whole field: those of 4, 8, 16 and 32 bytes
+    /// (`isFixedLength`), and every prefix that ends before a delimiter (`isDelimiter`), at most
+    /// `maxPrefixes` of them, shortest first.
     static let maxPrefixes = 16
     /// A needle must be at least this long to be looked for in the pieces: a shorter one is answered
     /// exactly by the gram sets.
@@ -74,7 +76,7 @@ final class ChunkValues {
 
     var isEmpty: Bool { fields.isEmpty }
 
-    func reset() {
+    mutating func reset() {
         if count > 0 { table.update(repeating: 0, count: tableSize) }
         count = 0
         arena.removeAll(keepingCapacity: true)
@@ -87,25 +89,22 @@ final class ChunkValues {
     ///
     /// One pass over each field's bytes: the hash of every prefix is the running hash where the prefix
     /// ends, so a field's pieces cost a table probe each, not a hash each.
-    func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8) {
+    mutating func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8) {
         guard let base = text.baseAddress else { return }
         let n = text.count
         var i = 0
         while i < n {
             let start = i
             var hash = ChunkValues.seed ^ UInt64(source)
-            var prefixes = 0, fixed = 0
+            var prefixes = 0
             while i < n {
                 let byte = base.load(fromByteOffset: i, as: UInt8.self)
                 if byte == 0 { break }
                 let length = i - start
-                if length >= ChunkValues.shortest && prefixes < ChunkValues.maxPrefixes {
-                    let atFixed = fixed < ChunkValues.prefixLengths.count && length == ChunkValues.prefixLengths[fixed]
-                    if atFixed { fixed += 1 }
-                    if atFixed || ChunkValues.isDelimiter(byte) {
-                        fieldPieces.append(piece(hash, base + start, length, source))
-                        prefixes += 1
-                    }
+                if length >= ChunkValues.shortest && prefixes < ChunkValues.maxPrefixes
+                    && (ChunkValues.isFixedLength(length) || ChunkValues.isDelimiter(byte)) {
+                    fieldPieces.append(piece(hash, base + start, length, source))
+                    prefixes += 1
                 }
                 hash = (hash ^ UInt64(byte)) &* ChunkValues.multiplier
                 i += 1
@@ -124,14 +123,17 @@ final class ChunkValues {
     /// scans share while their tails differ.
     @inline(__always)
     static func isDelimiter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "?"), UInt8(ascii: "="),
-             UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: ","):
-            true
-        default:
-            false
-        }
+        byte < 64 ? (delimitersBelow64 >> UInt64(byte)) & 1 != 0 : byte < 128 && (delimitersFrom64 >> UInt64(byte - 64)) & 1 != 0
     }
+
+    /// `# & , - . / : = ?` and `@ _`, as bits of a byte's value (a test per byte of every field; a literal,
+    /// so that reading it is not a lazy global's check). `ChunkValuesTests` checks them against the text.
+    static let delimitersBelow64: UInt64 = 0xa400_f048_0000_0000
+    static let delimitersFrom64: UInt64 = 0x0000_0000_8000_0001
+
+    /// Whether a prefix of `length` (4 or more) bytes is one of the fixed ones: 4, 8, 16 or 32.
+    @inline(__always)
+    static func isFixedLength(_ length: Int) -> Bool { length & (length - 1) == 0 && length <= 32 }
 
     /// FNV-1a's, over 64 bits; a table's slot is taken from the mixed high bits.
     private static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -140,7 +142,7 @@ final class ChunkValues {
     /// The index of the piece of `length` bytes at `bytes` from `source`, whose running hash is `hash`,
     /// counted once more; its bytes are compared, so two pieces are never taken for one.
     @inline(__always)
-    private func piece(_ hash: UInt64, _ bytes: UnsafeRawPointer, _ length: Int, _ source: UInt8) -> UInt32 {
+    private mutating func piece(_ hash: UInt64, _ bytes: UnsafeRawPointer, _ length: Int, _ source: UInt8) -> UInt32 {
         let key = hash ^ UInt64(length) &* 0x9E37_79B9_7F4A_7C15
         let mask = tableSize - 1
         var h = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
@@ -171,7 +173,7 @@ final class ChunkValues {
         return UInt32(index)
     }
 
-    private func growPieces() {
+    private mutating func growPieces() {
         let grown = max(1 << 12, 2 * capacity)
         func moved<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
             let new = UnsafeMutablePointer<T>.allocate(capacity: grown)
@@ -184,7 +186,7 @@ final class ChunkValues {
     }
 
     /// Doubles the table and places every piece again (the last one made included).
-    private func growTable() {
+    private mutating func growTable() {
         table.deallocate()
         tableSize *= 2
         table = .allocate(capacity: tableSize)

@@ -40,7 +40,7 @@ final class GramWorker: @unchecked Sendable {
     private var threaded = false
     /// Used by the worker's thread only (or the caller's, when no thread could be started).
     private let postings = ChunkPostings()
-    private let values = ChunkValues()
+    private var values = ChunkValues()
     private var late: [UInt64] = []
 
     init() {

@@ -232,7 +232,7 @@ final class SearchIndexWriter {
     /// only its own scans against the threshold, and its searches would check every candidate's row. Once
     /// per chunk of 16,000 scans, from their rows' search text (the report's message its last field).
     private func remakePieces(of chunk: UInt32, in tables: any ModelTables) throws {
-        let values = ChunkValues()
+        var values = ChunkValues()
         for offset in 0..<SearchIndex.scansPerChunk {
             let ordinal = SearchIndex.first(of: chunk) + UInt32(offset)
             try tables.withValue(.scans, Models.ordinalKey(ordinal)) { row in
