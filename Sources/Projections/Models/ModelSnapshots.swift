@@ -14,7 +14,7 @@ import LMDB
 extension Models {
     /// How many events apart the snapshots are (`snapshotInterval`, by default): the longest replay an
     /// answer as of a point needs.
-    public static let defaultSnapshotInterval: UInt64 = 65_536
+    public static let defaultSnapshotInterval: UInt64 = 16_384
 
     static let snapshotTables: [ModelTable] = [.accounts, .emails, .stats, .userMonths, .meta]
 

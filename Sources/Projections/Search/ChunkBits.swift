@@ -32,11 +32,39 @@ struct ChunkBits {
                     w[i] |= UInt64(littleEndian: container.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
                 }
             } else {
-                ChunkBits.forEachGap(container) { offset in
-                    w[offset >> 6] |= 1 << UInt64(offset & 63)
-                    return true
+                ChunkBits.orGaps(container, into: w)
+            }
+        }
+    }
+
+    /// Sets the members of a container of gaps in `words`, reading each varint in place (no call per member):
+    /// a query unions the sets of every shared piece its needle is in (`IndexedSearch`), tens of thousands of
+    /// members a chunk for a needle in every code's head. Stops where `forEachGap` does on damage: a varint of
+    /// more than 3 bytes or cut short, a gap of 0, a member past the chunk.
+    private static func orGaps(_ container: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) {
+        guard let base = container.baseAddress else { return }
+        let n = container.count
+        var at = 0, member = -1
+        while at < n {
+            var byte = base.load(fromByteOffset: at, as: UInt8.self)
+            at += 1
+            var gap = Int(byte & 0x7F)
+            if byte & 0x80 != 0 {
+                guard at < n else { return }
+                byte = base.load(fromByteOffset: at, as: UInt8.self)
+                at += 1
+                gap |= Int(byte & 0x7F) << 7
+                if byte & 0x80 != 0 {
+                    guard at < n else { return }
+                    byte = base.load(fromByteOffset: at, as: UInt8.self)
+                    at += 1
+                    guard byte & 0x80 == 0 else { return }
+                    gap |= Int(byte) << 14
                 }
             }
+            member += gap
+            guard gap > 0, member < scansPerChunk else { return }
+            words[member >> 6] |= 1 << UInt64(member & 63)
         }
     }
 
@@ -101,6 +129,18 @@ struct ChunkBits {
     }
 
     var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// Whether no member is in `allowed` but outside `excluded` (nil: nothing excluded).
+    func hasNone(in allowed: ChunkBits, outside excluded: ChunkBits?) -> Bool {
+        words.withUnsafeBufferPointer { w in
+            allowed.words.withUnsafeBufferPointer { a in
+                guard let excluded else { return (0..<ChunkBits.words).allSatisfy { w[$0] & a[$0] == 0 } }
+                return excluded.words.withUnsafeBufferPointer { e in
+                    (0..<ChunkBits.words).allSatisfy { w[$0] & a[$0] & ~e[$0] == 0 }
+                }
+            }
+        }
+    }
 
     var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
 

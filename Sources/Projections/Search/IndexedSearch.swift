@@ -76,39 +76,40 @@ struct IndexedSearch {
     /// against their row (nil: none).
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
                             replaying: Bool) throws -> (ChunkBits, unsure: ChunkBits?)? {
-        var bits: ChunkBits
-        var unsure: ChunkBits?
-        if needle.isEmpty {
-            bits = ChunkBits()
-            bits.words = [UInt64](repeating: .max, count: ChunkBits.words)
-        } else {
-            let fields = try needleSet(chunk: chunk, flag: 0)
-            let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag)
-            switch (fields, messages) {
-            case (nil, nil): return nil
-            case (let f?, nil): bits = f
-            case (nil, let m?): bits = m
-            case (var f?, let m?):
-                // In a replay, a message may have been reported after the prefix: only those scans are unsure.
-                if replaying && needle.count <= 3 { var only = m; only.subtract(f); unsure = only }
-                f.formUnion(m)
-                bits = f
-            }
-            if replaying && needle.count <= 3 && unsure == nil && messages != nil && fields == nil { unsure = bits }
-            if needle.count > 3 { unsure = bits }
-        }
+        // What the other filters allow, first: a needle's sets are then read only where it can match.
+        var allowed = ChunkBits()
+        allowed.words = [UInt64](repeating: .max, count: ChunkBits.words)
         for prefix in labels.mustHave {
             guard let set = try set(SearchIndex.key(labelPrefix: prefix, chunk: chunk)) else { return nil }
-            bits.formIntersection(set)
+            allowed.formIntersection(set)
         }
         if let prefix = labels.mustNot, let set = try set(SearchIndex.key(labelPrefix: prefix, chunk: chunk)) {
-            bits.subtract(set)
+            allowed.subtract(set)
         }
-        bits.keep(range)
+        allowed.keep(range)
+        if allowed.isEmpty { return nil }
+        if needle.isEmpty { return (allowed, nil) }
+        let proven = needle.count >= ChunkValues.shortest ? try provenByPieces(chunk: chunk, replaying: replaying) : nil
+        let fields = try needleSet(chunk: chunk, flag: 0, allowed: allowed, proven: proven)
+        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, allowed: allowed, proven: proven)
+        var bits: ChunkBits
+        var unsure: ChunkBits?
+        switch (fields, messages) {
+        case (nil, nil): return nil
+        case (let f?, nil): bits = f
+        case (nil, let m?): bits = m
+        case (var f?, let m?):
+            // In a replay, a message may have been reported after the prefix: only those scans are unsure.
+            if replaying && needle.count <= 3 { var only = m; only.subtract(f); unsure = only }
+            f.formUnion(m)
+            bits = f
+        }
+        if replaying && needle.count <= 3 && unsure == nil && messages != nil && fields == nil { unsure = bits }
+        bits.formIntersection(allowed)
         if bits.isEmpty { return nil }
-        if needle.count >= ChunkValues.shortest, var left = unsure {
-            left.formIntersection(bits)
-            if let proven = try provenByPieces(chunk: chunk, replaying: replaying) { left.subtract(proven) }
+        if needle.count > 3 {
+            var left = bits
+            if let proven { left.subtract(proven) }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
@@ -137,8 +138,9 @@ struct IndexedSearch {
     }
 
     /// The scans of `chunk` whose fields (or, with `messageFlag`, report's message) may hold the needle:
-    /// exactly for up to 3 bytes (see `SearchIndex`), a superset beyond.
-    private func needleSet(chunk: UInt32, flag: UInt8) throws -> ChunkBits? {
+    /// exactly for up to 3 bytes (see `SearchIndex`), a superset beyond; of those `allowed`, nil when none.
+    /// A longer needle's trigrams are intersected until the candidates allowed are all `proven` matches.
+    private func needleSet(chunk: UInt32, flag: UInt8, allowed: ChunkBits, proven: ChunkBits?) throws -> ChunkBits? {
         switch needle.count {
         case 1:
             return try set(SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram | flag, needle[0], 0, 0), chunk: chunk))
@@ -160,7 +162,10 @@ struct IndexedSearch {
             for gram in grams {
                 guard let set = try set(SearchIndex.key(gram: gram, chunk: chunk)) else { return nil }
                 if result == nil { result = set } else { result!.formIntersection(set) }
-                if result!.isEmpty { return nil }
+                if result!.hasNone(in: allowed, outside: nil) { return nil }
+                // Once every candidate allowed is proven a match, the other trigrams can only keep them
+                // all: a set read for each of them (a page fault, in a large store) is saved.
+                if let proven, result!.hasNone(in: allowed, outside: proven) { return result }
             }
             return result
         }
