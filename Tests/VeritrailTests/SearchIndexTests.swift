@@ -385,6 +385,24 @@ extension SnapshotReplayTests {
         #expect(listed["message:rolex submariner"] == Array(200..<(200 + t)))
     }
 
+    /// A piece's set holds those of the pieces that start with it, and a prefix that many fields have above
+    /// two listed pieces is listed as their branch point, the longest one.
+    @Test func aPiecesSetHoldsThePiecesBelowIt() {
+        let t = ChunkValues.threshold
+        var fields: [(offset: Int, text: String, source: UInt8)] = []
+        for i in 0..<t { fields.append((i, "marco.rossi012", ChunkValues.own)) }
+        for i in 0..<t { fields.append((100 + i, "marco.silva112", ChunkValues.own)) }
+        for i in 0..<3 { fields.append((200 + i, "marco.brown00\(i)", ChunkValues.own)) }
+        for i in 0..<t { fields.append((300 + i, "https://v.ex/c/aaaa-\(i)", ChunkValues.own)) }
+        for i in 0..<t { fields.append((400 + i, "https://v.ex/c/bbbb-\(i)", ChunkValues.own)) }
+        let listed = ChunkValuesTests.listed(fields)
+        #expect(Set(listed.keys) == ["marco", "marco.rossi012", "marco.silva112", "https://v.ex/c", "https://v.ex/c/aaaa", "https://v.ex/c/bbbb"])
+        #expect(listed["marco"] == Array(0..<t) + Array(100..<(100 + t)) + [200, 201, 202])
+        #expect(listed["marco.rossi012"] == Array(0..<t))
+        #expect(listed["https://v.ex/c"] == Array(300..<(300 + t)) + Array(400..<(400 + t)))
+        #expect(listed["https://v.ex/c/bbbb"] == Array(400..<(400 + t)))
+    }
+
     @Test func theDelimitersAreThePunctuationOfCodesIdsAndAddresses() {
         let delimiters = Set("#&,-./:=?@_".utf8)
         for byte in UInt8.min...UInt8.max { #expect(ChunkValues.isDelimiter(byte) == delimiters.contains(byte), "\(byte)") }

@@ -199,24 +199,93 @@ struct ChunkValues: ~Copyable {
         }
     }
 
-    /// The pieces to list, with the scans listed under each (each field under its longest piece that
-    /// `threshold` fields have), sorted by source and bytes.
+    /// The pieces to list, sorted by source and bytes, each with its scans: the fields listed under it (each
+    /// field under its longest piece that `threshold` fields have) and under every listed piece it is a
+    /// prefix of (`closeUnderPrefixes`). Besides the pieces fields are listed under, the branch points: a
+    /// prefix that many fields have and that at least two listed pieces start with (a code's
+    /// `https://verify.veritrail.example/c` above each brand's head, `marco` above each `marco.…`), the
+    /// longest of those with the same pieces below, so that a needle in it takes one set, not one per piece.
     func listed() -> [(source: UInt8, bytes: [UInt8], members: ChunkBits)] {
-        var membersOf: [UInt32: ChunkBits] = [:]
+        // Per piece: its place in `members` (-1: no field is listed under it), and whether it is a passing
+        // piece that some field has a longer one beyond (a candidate branch point). Arrays, not dictionaries:
+        // this runs for every field of a chunk.
+        var slotOf = [Int32](repeating: -1, count: count)
+        var isBelowLongest = [Bool](repeating: false, count: count)
+        var members: [ChunkBits] = []
+        var owners: [Int] = []
         var from = 0
         for field in fields {
             let end = Int(field >> 16)
-            var longest: UInt32?
-            for i in from..<end where seen[Int(fieldPieces[i])] >= ChunkValues.threshold { longest = fieldPieces[i] }
+            var longest = -1
+            for i in from..<end where seen[Int(fieldPieces[i])] >= ChunkValues.threshold {
+                if longest >= 0 { isBelowLongest[longest] = true }
+                longest = Int(fieldPieces[i])
+            }
             from = end
-            if let longest { membersOf[longest, default: ChunkBits()].insert(Int(field & 0xFFFF)) }
+            guard longest >= 0 else { continue }
+            if slotOf[longest] < 0 {
+                slotOf[longest] = Int32(members.count)
+                members.append(ChunkBits())
+                owners.append(longest)
+            }
+            members[Int(slotOf[longest])].insert(Int(field & 0xFFFF))
         }
-        var listed = membersOf.map { index, members in
-            let start = Int(starts[Int(index)]), length = Int(lengths[Int(index)])
-            return (source: sources[Int(index)], bytes: Array(arena[start..<(start + length)]), members: members)
+        func piece(_ index: Int) -> (source: UInt8, bytes: [UInt8]) {
+            let start = Int(starts[index]), length = Int(lengths[index])
+            return (sources[index], Array(arena[start..<(start + length)]))
         }
-        listed.sort { $0.source != $1.source ? $0.source < $1.source : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        var listed = zip(owners, members).map { index, members in
+            let (source, bytes) = piece(index)
+            return (source: source, bytes: bytes, members: members)
+        }
+        listed.sort { ChunkValues.precedes(($0.source, $0.bytes), ($1.source, $1.bytes)) }
+        // Keyed by the listed pieces below: of candidates over the same ones, the longest is kept.
+        var branches: [Range<Int>: (source: UInt8, bytes: [UInt8])] = [:]
+        for index in 0..<count where isBelowLongest[index] && slotOf[index] < 0 {
+            let candidate = piece(index)
+            let below = ChunkValues.startingWith(candidate, in: listed)
+            // Over one piece, or over pieces that all start with the first of them: that one answers for it.
+            guard below.count >= 2, !below.allSatisfy({ listed[$0].bytes.starts(with: listed[below.lowerBound].bytes) }) else { continue }
+            if let kept = branches[below], kept.bytes.count >= candidate.bytes.count { continue }
+            branches[below] = candidate
+        }
+        listed += branches.values.map { (source: $0.source, bytes: $0.bytes, members: ChunkBits()) }
+        listed.sort { ChunkValues.precedes(($0.source, $0.bytes), ($1.source, $1.bytes)) }
+        ChunkValues.closeUnderPrefixes(&listed)
         return Array(listed.prefix(ChunkValues.maxListed))
+    }
+
+    /// The order of a chunk's list: by source, then bytes (a piece's extensions follow it together).
+    static func precedes(_ a: (source: UInt8, bytes: [UInt8]), _ b: (source: UInt8, bytes: [UInt8])) -> Bool {
+        a.source != b.source ? a.source < b.source : a.bytes.lexicographicallyPrecedes(b.bytes)
+    }
+
+    /// The range of `sorted` (in `precedes` order) whose pieces are of `piece`'s source and start with its
+    /// bytes.
+    static func startingWith(_ piece: (source: UInt8, bytes: [UInt8]), in sorted: [(source: UInt8, bytes: [UInt8], members: ChunkBits)]) -> Range<Int> {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes((sorted[middle].source, sorted[middle].bytes), piece) { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < sorted.count && sorted[end].source == piece.source && sorted[end].bytes.starts(with: piece.bytes) { end += 1 }
+        return low..<end
+    }
+
+    /// Makes every piece's set hold the sets of the pieces of its source that start with it, so that a query
+    /// whose needle is in a piece takes that piece's set and none of those below it (`IndexedSearch`). Every
+    /// scan added holds the piece (its field starts with a longer piece that starts with this one), so the
+    /// sets stay proofs. `pieces` in `precedes` order: the pieces below one follow it together.
+    static func closeUnderPrefixes(_ pieces: inout [(source: UInt8, bytes: [UInt8], members: ChunkBits)]) {
+        for i in pieces.indices.reversed() {
+            var j = i + 1
+            while j < pieces.count && pieces[j].source == pieces[i].source && pieces[j].bytes.starts(with: pieces[i].bytes) {
+                pieces[i].members.formUnion(pieces[j].members)
+                // Below `j`, its own pieces are in its set already: they are passed over.
+                j = startingWith((pieces[j].source, pieces[j].bytes), in: pieces).upperBound
+            }
+        }
     }
 }
 

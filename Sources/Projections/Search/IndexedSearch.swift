@@ -117,22 +117,32 @@ struct IndexedSearch {
     }
 
     /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle: matches
-    /// without a row read. A replay of a prefix leaves out the pieces of reports' messages. Nil: none.
+    /// without a row read. A piece's set holds those of the pieces that start with it, so of the pieces
+    /// matched only those with no matched piece before them are read (a needle in a code's head: the head's
+    /// set, not one per brand below it). A replay of a prefix leaves out the pieces of reports' messages.
+    /// Nil: none.
     private func provenByPieces(chunk: UInt32, replaying: Bool) throws -> ChunkBits? {
-        var matched: [Int] = []
+        var matched: [(index: Int, source: UInt8, bytes: [UInt8])] = []
         try needle.withUnsafeBytes { needle in
             try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
                 guard let list else { return }
                 ChunkValues.forEachListed(SealedValue.body(list)) { index, source, bytes in
                     if source == ChunkValues.message && replaying { return }
-                    if SearchNeedle.contains(bytes, needle) { matched.append(index) }
+                    guard SearchNeedle.contains(bytes, needle) else { return }
+                    if matched.contains(where: { $0.source == source && bytes.starts(with: $0.bytes) }) { return }
+                    matched.append((index, source, Array(bytes)))
                 }
             }
         }
         var proven: ChunkBits?
-        for index in matched {
-            guard let set = try set(SearchIndex.pieceMembersKey(chunk: chunk, index: index)) else { continue }
-            if proven == nil { proven = set } else { proven!.formUnion(set) }
+        for piece in matched where !matched.contains(where: {
+            $0.source == piece.source && $0.bytes.count < piece.bytes.count && piece.bytes.starts(with: $0.bytes)
+        }) {
+            try models.tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, index: piece.index)) { stored in
+                guard let stored else { return }
+                if proven == nil { proven = ChunkBits() }
+                proven!.or(container: SealedValue.body(stored))
+            }
         }
         return proven
     }

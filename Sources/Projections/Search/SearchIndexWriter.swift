@@ -190,41 +190,49 @@ final class SearchIndexWriter {
     }
 
     /// Merges the pieces of a chunk stored before into its stored list: a piece listed already gets the new
-    /// members, a new one is listed after the others. A list that does not read is left as it is for
+    /// members, a new one is listed after the others; then every piece's set takes in those of the pieces
+    /// that start with it, as a fresh list's do (`ChunkValues.closeUnderPrefixes`: a query reads only the
+    /// set of the shortest piece its needle is in). A list that does not read is left as it is for
     /// `rebuild` (`log verify` finds it); without the new pieces a query only checks more rows.
     private func mergePieces(_ made: GramWorker.Finished, into tables: any ModelTables) throws {
         guard !made.pieces.isEmpty else { return }
         let listKey = SearchIndex.pieceListKey(chunk: made.chunk)
-        var listed: [(source: UInt8, bytes: [UInt8])] = []
+        var pieces: [(source: UInt8, bytes: [UInt8], members: ChunkBits)] = []
         let readable = try tables.withValue(.search, listKey) { stored -> Bool in
             guard let stored else { return true }
             return listKey.withUnsafeBytes { SealedValue.isSound(key: $0, value: stored) }
-                && ChunkValues.forEachListed(SealedValue.body(stored)) { _, source, bytes in listed.append((source, Array(bytes))) }
+                && ChunkValues.forEachListed(SealedValue.body(stored)) { _, source, bytes in pieces.append((source, Array(bytes), ChunkBits())) }
         }
         guard readable else { return }
-        var indexOf: [[UInt8]: Int] = [:]
-        for (index, piece) in listed.enumerated() { indexOf[[piece.source] + piece.bytes] = index }
-        var grew = false
-        for piece in made.pieces {
-            let index: Int
-            if let known = indexOf[[piece.source] + piece.bytes] {
-                index = known
-            } else {
-                guard listed.count < ChunkValues.maxListed else { continue }
-                index = listed.count
-                listed.append((piece.source, piece.bytes))
-                grew = true
+        for index in pieces.indices {
+            try tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: made.chunk, index: index)) { stored in
+                if let stored { pieces[index].members.or(container: SealedValue.body(stored)) }
             }
-            let key = SearchIndex.pieceMembersKey(chunk: made.chunk, index: index)
-            let merged = try tables.withValue(.search, key) { stored in
-                var bits = ChunkBits()
-                piece.members.withUnsafeBytes { bits.or(container: $0) }
-                if let stored { bits.or(container: SealedValue.body(stored)) }
-                return SealedValue.seal(key: key, bits.container())
-            }
-            try tables.put(.search, key, merged)
         }
-        if grew { try tables.put(.search, listKey, SealedValue.seal(key: listKey, ChunkValues.encodedList(listed))) }
+        let before = pieces.count
+        var indexOf: [[UInt8]: Int] = [:]
+        for (index, piece) in pieces.enumerated() { indexOf[[piece.source] + piece.bytes] = index }
+        for piece in made.pieces {
+            if let known = indexOf[[piece.source] + piece.bytes] {
+                piece.members.withUnsafeBytes { pieces[known].members.or(container: $0) }
+            } else if pieces.count < ChunkValues.maxListed {
+                var members = ChunkBits()
+                piece.members.withUnsafeBytes { members.or(container: $0) }
+                pieces.append((piece.source, piece.bytes, members))
+            }
+        }
+        // Closed in list order's sorted form; stored in the list's order, new pieces last.
+        let order = pieces.indices.sorted { ChunkValues.precedes((pieces[$0].source, pieces[$0].bytes), (pieces[$1].source, pieces[$1].bytes)) }
+        var sorted = order.map { pieces[$0] }
+        ChunkValues.closeUnderPrefixes(&sorted)
+        for (place, index) in order.enumerated() { pieces[index].members = sorted[place].members }
+        for (index, piece) in pieces.enumerated() {
+            let key = SearchIndex.pieceMembersKey(chunk: made.chunk, index: index)
+            try tables.put(.search, key, SealedValue.seal(key: key, piece.members.container()))
+        }
+        if pieces.count > before {
+            try tables.put(.search, listKey, SealedValue.seal(key: listKey, ChunkValues.encodedList(pieces.lazy.map { ($0.source, $0.bytes) })))
+        }
     }
 
     /// Makes the pieces of a full chunk again from its rows, in place of those its writes listed: a chunk
