@@ -31,7 +31,8 @@ public enum HashChain {
 extension HashChain {
     /// Whether `stored` is the chain value after `previous` for an event whose canonical form is `canonical`:
     /// `next` without an array made for the value, for `log verify`, which asks it of every event.
-    public static func link(after previous: UnsafeRawBufferPointer, canonical: [UInt8], is stored: UnsafeRawBufferPointer) -> Bool {
+    public static func link(after previous: UnsafeRawBufferPointer, canonical: UnsafeRawBufferPointer,
+                            is stored: UnsafeRawBufferPointer) -> Bool {
         guard previous.count == 32, stored.count == 32 else { return false }
         var hasher = SHA256()
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { hex in
@@ -43,7 +44,7 @@ extension HashChain {
             hex[64] = 0x0A
             hasher.update(bufferPointer: UnsafeRawBufferPointer(hex))
         }
-        canonical.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(bufferPointer: canonical)
         return hasher.finalize().withUnsafeBytes { digest in
             (0..<4).allSatisfy { digest.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) }
         }

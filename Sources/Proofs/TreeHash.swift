@@ -46,9 +46,14 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
 
     /// RFC 6962 §2.1: the hash of a leaf, `SHA-256(0x00 ‖ data)`.
     public static func leaf(_ data: [UInt8]) -> TreeHash {
+        data.withUnsafeBytes { leaf($0) }
+    }
+
+    /// The same, of bytes in place (a canonical form in a `CanonicalBuffer`).
+    public static func leaf(_ data: UnsafeRawBufferPointer) -> TreeHash {
         var hasher = SHA256()
         Swift.withUnsafeBytes(of: UInt8(0x00)) { hasher.update(bufferPointer: $0) }
-        data.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(bufferPointer: data)
         return TreeHash(hasher.finalize())
     }
 
