@@ -34,19 +34,19 @@ extension HashChain {
     public static func link(after previous: UnsafeRawBufferPointer, canonical: UnsafeRawBufferPointer,
                             is stored: UnsafeRawBufferPointer) -> Bool {
         guard previous.count == 32, stored.count == 32 else { return false }
-        var hasher = SHA256()
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { hex in
+        return withUnsafeTemporaryAllocation(byteCount: 65 + 32, alignment: 8) { scratch in
+            guard let hex = scratch.baseAddress else { return false }
             for i in 0..<32 {
                 let b = previous[i]
-                hex[2 * i] = hexDigits[Int(b >> 4)]
-                hex[2 * i + 1] = hexDigits[Int(b & 0x0F)]
+                hex.storeBytes(of: hexDigits[Int(b >> 4)], toByteOffset: 2 * i, as: UInt8.self)
+                hex.storeBytes(of: hexDigits[Int(b & 0x0F)], toByteOffset: 2 * i + 1, as: UInt8.self)
             }
-            hex[64] = 0x0A
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(hex))
-        }
-        hasher.update(bufferPointer: canonical)
-        return hasher.finalize().withUnsafeBytes { digest in
-            (0..<4).allSatisfy { digest.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) }
+            hex.storeBytes(of: 0x0A, toByteOffset: 64, as: UInt8.self)
+            let digest = hex + 65
+            PrefixedSHA256.hash(prefix: UnsafeRawBufferPointer(start: hex, count: 65), canonical, into: digest)
+            return (0..<4).allSatisfy {
+                digest.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self)
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 public import Crypto
 import Domain
+import EventLog
 
 /// One 32-byte SHA-256 value of the Merkle tree (a leaf, an inner node or a root), held inline: the append
 /// path makes one or two per event, so they must not allocate.
@@ -51,21 +52,30 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
 
     /// The same, of bytes in place (a canonical form in a `CanonicalBuffer`).
     public static func leaf(_ data: UnsafeRawBufferPointer) -> TreeHash {
-        var hasher = SHA256()
-        Swift.withUnsafeBytes(of: UInt8(0x00)) { hasher.update(bufferPointer: $0) }
-        hasher.update(bufferPointer: data)
-        return TreeHash(hasher.finalize())
+        var hash = TreeHash.zero
+        Swift.withUnsafeBytes(of: UInt8(0x00)) { prefix in
+            Swift.withUnsafeMutableBytes(of: &hash.words) { out in
+                if let out = out.baseAddress { PrefixedSHA256.hash(prefix: prefix, data, into: out) }
+            }
+        }
+        return hash
     }
+
+    private static let zero = TreeHash(words: (0, 0, 0, 0))
+
+    private init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
 
     /// RFC 6962 §2.1: an inner node, `SHA-256(0x01 ‖ left ‖ right)`.
     public static func node(_ left: TreeHash, _ right: TreeHash) -> TreeHash {
-        withUnsafeTemporaryAllocation(byteCount: 65, alignment: 8) { raw in
-            raw[0] = 0x01
-            left.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[1..<33]).copyMemory(from: $0) }
-            right.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[33..<65]).copyMemory(from: $0) }
-            var hasher = SHA256()
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(raw))
-            return TreeHash(hasher.finalize())
+        var pair = (left.words, right.words)
+        var hash = TreeHash.zero
+        Swift.withUnsafeBytes(of: UInt8(0x01)) { prefix in
+            Swift.withUnsafeBytes(of: &pair) { children in
+                Swift.withUnsafeMutableBytes(of: &hash.words) { out in
+                    if let out = out.baseAddress { PrefixedSHA256.hash(prefix: prefix, children, into: out) }
+                }
+            }
         }
+        return hash
     }
 }

@@ -63,6 +63,12 @@ struct CanonicalBytes {
         count += n
     }
 
+    /// Appends `bytes`, after `reserve` made room for them.
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        if let base = bytes.baseAddress { put(base, count: bytes.count) }
+    }
+
     @inline(__always)
     mutating func append(_ text: StaticString) {
         reserve(text.utf8CodeUnitCount)
@@ -146,23 +152,23 @@ struct CanonicalBytes {
             var text = date()
             let made = text.withUTF8 { utf8 -> Bool in
                 guard utf8.count == 10 else { return false }
-                dayText = (UnsafeRawPointer(utf8.baseAddress!).loadUnaligned(as: UInt64.self),
-                           UnsafeRawPointer(utf8.baseAddress! + 8).loadUnaligned(as: UInt16.self))
+                let raw = UnsafeRawBufferPointer(utf8)
+                dayText = (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
                 return true
             }
             // A year of more than 4 digits (never in a log, but any value decodes): written as it is.
             guard made else {
                 put(0x22)
                 reserve(text.utf8.count + 20)
-                text.withUTF8 { put($0.baseAddress!, count: $0.count) }
+                text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
                 appendTime(microseconds: microseconds, day: day)
                 return
             }
             self.day = day
         }
         put(0x22)
-        withUnsafeBytes(of: dayText.0) { put($0.baseAddress!, count: 8) }
-        withUnsafeBytes(of: dayText.1) { put($0.baseAddress!, count: 2) }
+        withUnsafeBytes(of: dayText.0) { put($0) }
+        withUnsafeBytes(of: dayText.1) { put($0) }
         appendTime(microseconds: microseconds, day: day)
     }
 

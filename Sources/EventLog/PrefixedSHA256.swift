@@ -1,0 +1,31 @@
+import CSHA256
+import Crypto
+
+/// SHA-256 of a short prefix and then bytes in place: the three kinds of hash `log verify` makes of every
+/// event (its chain link, `hex(previous) ‖ "\n" ‖ canonical`; its leaf, `0x00 ‖ canonical`; a node,
+/// `0x01 ‖ left ‖ right`).
+///
+/// Why not swift-crypto's `SHA256` alone: each hasher it makes allocates and frees a context object and checks
+/// exclusive access on every update, which cost about a third as much again as the compression itself in a
+/// verify (docs/VERIFY-SPEED.md). With the x86-64 SHA extensions, `CSHA256` hashes straight from the
+/// caller's memory into 32 bytes on the stack; on any other CPU swift-crypto does, with the same result.
+public enum PrefixedSHA256 {
+    /// Whether the CPU has the SHA extensions (asked once).
+    static let hardware = veritrail_sha256_ni_available() != 0
+
+    /// SHA-256 of `prefix ‖ data`, written to the 32 bytes at `out`.
+    @inline(__always)
+    public static func hash(prefix: UnsafeRawBufferPointer, _ data: UnsafeRawBufferPointer,
+                            into out: UnsafeMutableRawPointer) {
+        if hardware {
+            veritrail_sha256_prefixed(prefix.baseAddress?.assumingMemoryBound(to: UInt8.self), prefix.count,
+                                      data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count,
+                                      out.assumingMemoryBound(to: UInt8.self))
+        } else {
+            var hasher = SHA256()
+            hasher.update(bufferPointer: prefix)
+            hasher.update(bufferPointer: data)
+            hasher.finalize().withUnsafeBytes { UnsafeMutableRawBufferPointer(start: out, count: 32).copyMemory(from: $0) }
+        }
+    }
+}
