@@ -36,7 +36,9 @@ SHA_TARGET static void compress(State *state, const uint8_t *p, size_t blocks) {
     while (blocks--) {
         const __m128i a0 = s0, a1 = s1;
         __m128i m[4];
+#pragma clang loop unroll(full)
         for (int i = 0; i < 4; i++) m[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), order);
+#pragma clang loop unroll(full)
         for (int r = 0; r < 16; r++) {
             __m128i w = _mm_add_epi32(m[r & 3], _mm_loadu_si128((const __m128i *)&K[4 * r]));
             s1 = _mm_sha256rnds2_epu32(s1, s0, w);
