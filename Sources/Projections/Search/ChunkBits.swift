@@ -63,7 +63,26 @@ struct ChunkBits {
 
     /// Whether `bytes` is a container: the bits, or gaps to members in order, shorter than the bits.
     static func isContainer(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count == bitmapBytes || (bytes.count < bitmapBytes && forEachGap(bytes) { _ in true })
+        bytes.count == bitmapBytes || (bytes.count < bitmapBytes && areGaps(bytes))
+    }
+
+    /// `forEachGap(bytes) { _ in true }`, eight bytes at a time while each is a gap of one byte (1–127), as
+    /// nearly all are: `log verify` checks every set of the index (`ModelTable.recordCheck`), and byte by byte
+    /// that was a tenth of its time at a million events. Members only grow, so the last of eight is checked.
+    private static func areGaps(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var at = 0, member = -1
+        while bytes.count - at >= 8 {
+            let word = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            // A byte of a longer varint, or a zero gap: the bytes from here are read one by one.
+            guard word & highs == 0, (word &- ones) & ~word & highs == 0 else { break }
+            let pairs = (word & 0x00FF_00FF_00FF_00FF) &+ ((word >> 8) & 0x00FF_00FF_00FF_00FF)
+            member += Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
+            guard member < scansPerChunk else { return false }
+            at += 8
+        }
+        // The rest's members count from -1: each is `member + 1` more in the container.
+        return forEachGap(UnsafeRawBufferPointer(rebasing: bytes[at...])) { $0 + member + 1 < scansPerChunk }
     }
 
     mutating func insert(_ offset: Int) { words[offset >> 6] |= 1 << UInt64(offset & 63) }
