@@ -58,6 +58,53 @@ SHA_TARGET static void compress(State *state, const uint8_t *p, size_t blocks) {
     state->cdgh = s1;
 }
 
+/// Compresses `blocks` blocks into two states side by side (the SHA instructions of one hash wait on each
+/// other; two hashes fill those waits): those at `pa` into `a`, those at `pb` into `b`. With `same` (and
+/// `pa == pb`) the blocks are one message's, whose schedule is made once.
+SHA_TARGET static inline __attribute__((always_inline)) void compress2(State *a, State *b, const uint8_t *pa, const uint8_t *pb,
+                                                                     size_t blocks, int same) {
+    const __m128i order = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    __m128i a0 = a->abef, a1 = a->cdgh, b0 = b->abef, b1 = b->cdgh;
+    while (blocks--) {
+        const __m128i sa0 = a0, sa1 = a1, sb0 = b0, sb1 = b1;
+        __m128i m[4], n[4];
+#pragma clang loop unroll(full)
+        for (int i = 0; i < 4; i++) {
+            m[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pa + 16 * i)), order);
+            n[i] = same ? m[i] : _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pb + 16 * i)), order);
+        }
+#pragma clang loop unroll(full)
+        for (int r = 0; r < 16; r++) {
+            const __m128i k = _mm_loadu_si128((const __m128i *)&K[4 * r]);
+            __m128i wa = _mm_add_epi32(m[r & 3], k), wb = same ? wa : _mm_add_epi32(n[r & 3], k);
+            a1 = _mm_sha256rnds2_epu32(a1, a0, wa);
+            b1 = _mm_sha256rnds2_epu32(b1, b0, wb);
+            a0 = _mm_sha256rnds2_epu32(a0, a1, _mm_shuffle_epi32(wa, 0x0E));
+            b0 = _mm_sha256rnds2_epu32(b0, b1, _mm_shuffle_epi32(wb, 0x0E));
+            if (r < 12) {
+                __m128i x = _mm_sha256msg1_epu32(m[r & 3], m[(r + 1) & 3]);
+                x = _mm_add_epi32(x, _mm_alignr_epi8(m[(r + 3) & 3], m[(r + 2) & 3], 4));
+                m[r & 3] = _mm_sha256msg2_epu32(x, m[(r + 3) & 3]);
+                if (!same) {
+                    __m128i y = _mm_sha256msg1_epu32(n[r & 3], n[(r + 1) & 3]);
+                    y = _mm_add_epi32(y, _mm_alignr_epi8(n[(r + 3) & 3], n[(r + 2) & 3], 4));
+                    n[r & 3] = _mm_sha256msg2_epu32(y, n[(r + 3) & 3]);
+                }
+            }
+        }
+        a0 = _mm_add_epi32(a0, sa0), a1 = _mm_add_epi32(a1, sa1);
+        b0 = _mm_add_epi32(b0, sb0), b1 = _mm_add_epi32(b1, sb1);
+        pa += 64, pb += 64;
+    }
+    a->abef = a0, a->cdgh = a1, b->abef = b0, b->cdgh = b1;
+}
+
+SHA_TARGET static void compress_two(State *a, State *b, const uint8_t *pa, const uint8_t *pb, size_t blocks) {
+    compress2(a, b, pa, pb, blocks, 0);
+}
+
+SHA_TARGET static void compress_same(State *a, State *b, const uint8_t *p, size_t blocks) { compress2(a, b, p, p, blocks, 1); }
+
 SHA_TARGET static State initial(void) {
     static const uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -108,6 +155,43 @@ SHA_TARGET void veritrail_sha256_prefixed(const uint8_t *prefix, size_t prefix_l
     store(&state, out);
 }
 
+SHA_TARGET void veritrail_sha256_link_and_leaf(const uint8_t *hex, const uint8_t *data, size_t len, uint8_t *link,
+                                               uint8_t *leaf) {
+    State a = initial(), b = initial();
+    // The link's first block is the hex alone. After it both messages are a byte (0x0A, 0x00), the data and
+    // padding of one length: their blocks differ only in that byte and in the length at the end.
+    compress(&a, hex, 1);
+    size_t whole = (1 + len) / 64;
+    uint8_t ba[128], bb[128];
+    if (whole > 0) {
+        ba[0] = 0x0A, bb[0] = 0x00;
+        memcpy(ba + 1, data, 63);
+        memcpy(bb + 1, data, 63);
+        compress_two(&a, &b, ba, bb, 1);
+        if (whole > 1) compress_same(&a, &b, data + 63, whole - 1);
+    }
+    size_t used = 0;
+    if (whole == 0) ba[0] = 0x0A, bb[0] = 0x00, used = 1;
+    size_t from = whole == 0 ? 0 : 64 * whole - 1, rest = len - from;
+    if (rest > 0) {
+        memcpy(ba + used, data + from, rest);
+        memcpy(bb + used, data + from, rest);
+    }
+    used += rest;
+    ba[used] = 0x80, bb[used] = 0x80, used++;
+    size_t total = used + 8 <= 64 ? 64 : 128;
+    memset(ba + used, 0, total - used);
+    memset(bb + used, 0, total - used);
+    const uint64_t bitsA = (uint64_t)(65 + len) * 8, bitsB = (uint64_t)(1 + len) * 8;
+    for (int i = 0; i < 8; i++) {
+        ba[total - 1 - i] = (uint8_t)(bitsA >> (8 * i));
+        bb[total - 1 - i] = (uint8_t)(bitsB >> (8 * i));
+    }
+    compress_two(&a, &b, ba, bb, total / 64);
+    store(&a, link);
+    store(&b, leaf);
+}
+
 #else
 
 int veritrail_sha256_ni_available(void) { return 0; }
@@ -116,6 +200,13 @@ void veritrail_sha256_prefixed(const uint8_t *prefix, size_t prefix_len, const u
                                uint8_t *out) {
     (void)prefix, (void)prefix_len, (void)data, (void)len;
     memset(out, 0, 32);
+}
+
+void veritrail_sha256_link_and_leaf(const uint8_t *hex, const uint8_t *data, size_t len, uint8_t *link,
+                                    uint8_t *leaf) {
+    (void)hex, (void)data, (void)len;
+    memset(link, 0, 32);
+    memset(leaf, 0, 32);
 }
 
 #endif

@@ -28,4 +28,20 @@ public enum PrefixedSHA256 {
             hasher.finalize().withUnsafeBytes { UnsafeMutableRawBufferPointer(start: out, count: 32).copyMemory(from: $0) }
         }
     }
+
+    /// The chain link `SHA-256(line ‖ canonical)` and the leaf `SHA-256(0x00 ‖ canonical)` of one event, into
+    /// the 32 bytes at `link` and at `leaf`; `line` is the previous link in hex and a newline (65 bytes). With
+    /// the SHA extensions the two run side by side, sharing the schedule of their common blocks.
+    @inline(__always)
+    public static func linkAndLeaf(line: UnsafeRawBufferPointer, _ canonical: UnsafeRawBufferPointer,
+                                   link: UnsafeMutableRawPointer, leaf: UnsafeMutableRawPointer) {
+        if hardware, line.count == 65, line[64] == 0x0A {
+            veritrail_sha256_link_and_leaf(line.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                           canonical.baseAddress?.assumingMemoryBound(to: UInt8.self), canonical.count,
+                                           link.assumingMemoryBound(to: UInt8.self), leaf.assumingMemoryBound(to: UInt8.self))
+        } else {
+            hash(prefix: line, canonical, into: link)
+            withUnsafeBytes(of: UInt8(0x00)) { hash(prefix: $0, canonical, into: leaf) }
+        }
+    }
 }

@@ -62,11 +62,13 @@ struct Sweep: Sendable {
                 sweep.chainBroken = true
                 return false
             }
+            // With the chain, the leaf is made beside the link (`HashChain.linkAndLeaf`).
+            var leaf: TreeHash?
             if chain {
                 let at = StoredEvent.at(in: bytes)
                 let backwards = lastAt.map { last in at.map { $0 < last } ?? false } ?? false
-                guard HashChain.link(after: previous, canonical: canonical.bytes, is: stored), !backwards,
-                      let id = StoredEvent.id(in: bytes) else {
+                leaf = TreeHash.leaf(canonical.bytes, linking: previous, to: stored)
+                guard leaf != nil, !backwards, let id = StoredEvent.id(in: bytes) else {
                     sweep.chainBroken = true
                     return false
                 }
@@ -83,7 +85,7 @@ struct Sweep: Sendable {
             }
             let expected = 32 * (1 + (~index).trailingZeroBitCount)
             var offset = 0, same = entry.value.count == expected
-            sweep.frontier.append(TreeHash.leaf(canonical.bytes)) { hash in
+            sweep.frontier.append(leaf ?? TreeHash.leaf(canonical.bytes)) { hash in
                 if same { same = TreeHash(entry.value, at: offset) == hash }
                 offset += 32
             }

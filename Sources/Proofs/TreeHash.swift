@@ -61,6 +61,17 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
         return hash
     }
 
+    /// The leaf hash of `canonical`, made together with the chain's link after `previous` for the same
+    /// canonical form (`HashChain.linkAndLeaf`); nil when `stored` is not that link.
+    public static func leaf(_ canonical: UnsafeRawBufferPointer, linking previous: UnsafeRawBufferPointer,
+                            to stored: UnsafeRawBufferPointer) -> TreeHash? {
+        var hash = TreeHash.zero
+        let holds = Swift.withUnsafeMutableBytes(of: &hash.words) { out in
+            HashChain.linkAndLeaf(after: previous, canonical: canonical, is: stored, leaf: out)
+        }
+        return holds ? hash : nil
+    }
+
     private static let zero = TreeHash(words: (0, 0, 0, 0))
 
     private init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }

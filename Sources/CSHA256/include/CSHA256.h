@@ -12,4 +12,11 @@ int veritrail_sha256_ni_available(void);
 void veritrail_sha256_prefixed(const uint8_t *prefix, size_t prefix_len, const uint8_t *data, size_t len,
                                uint8_t *out);
 
+/// A chain link and a leaf of one event's canonical form `data` at once, with the SHA extensions (as
+/// `veritrail_sha256_prefixed`): `link` = SHA-256(`hex` (64 bytes) ‖ 0x0A ‖ data), `leaf` = SHA-256(0x00 ‖ data).
+/// The two run side by side and share the schedule of their common blocks (about a fifth less time than one
+/// after the other).
+void veritrail_sha256_link_and_leaf(const uint8_t *hex, const uint8_t *data, size_t len, uint8_t *link,
+                                    uint8_t *leaf);
+
 #endif
