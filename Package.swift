@@ -9,6 +9,7 @@ import PackageDescription
 //   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
 //                mapped pages are let go (`PageRelease`)
 //   StrictJSON   the interchange form: a strict JSON parser and the RFC 8785 canonical writer
+//   CSHA256      SHA-256 with the x86-64 SHA extensions, for the hashes `log verify` makes of every event
 //   Domain       the event catalogue: event types, their field rules and field lists, the rules that need history,
 //                and the words the library's callers use (the gate's refusals, as-of points, log heads, filters)
 //   EventLog     the append-only log over LMDB: seq, ids, the hash chain, and the stored form (StoredForm/)
@@ -69,9 +70,11 @@ let package = Package(
         .target(name: "SystemCalls", swiftSettings: strict),
         .target(name: "LMDB", dependencies: ["CLMDB", "SystemCalls"], swiftSettings: optimized),
         .target(name: "StrictJSON", swiftSettings: optimized),
+        // SHA-256 with the x86-64 SHA extensions, called straight from `log verify`'s hashes (swift-crypto otherwise).
+        .target(name: "CSHA256"),
         .target(name: "Domain", dependencies: ["StrictJSON"], swiftSettings: optimized),
         .target(name: "EventLog", dependencies: [
-            "LMDB", "Domain", "StrictJSON", "SystemCalls",
+            "LMDB", "Domain", "StrictJSON", "SystemCalls", "CSHA256",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: optimized),
         .target(name: "Projections", dependencies: [

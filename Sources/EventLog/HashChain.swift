@@ -31,21 +31,43 @@ public enum HashChain {
 extension HashChain {
     /// Whether `stored` is the chain value after `previous` for an event whose canonical form is `canonical`:
     /// `next` without an array made for the value, for `log verify`, which asks it of every event.
-    public static func link(after previous: UnsafeRawBufferPointer, canonical: [UInt8], is stored: UnsafeRawBufferPointer) -> Bool {
-        guard previous.count == 32, stored.count == 32 else { return false }
-        var hasher = SHA256()
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { hex in
+    public static func link(after previous: UnsafeRawBufferPointer, canonical: UnsafeRawBufferPointer,
+                            is stored: UnsafeRawBufferPointer) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { leaf in
+            linkAndLeaf(after: previous, canonical: canonical, is: stored, leaf: leaf, makingLeaf: false)
+        }
+    }
+
+    /// `link(after:canonical:is:)`, and the Merkle leaf hash of the same canonical form (`SHA-256(0x00 ‖
+    /// canonical)`, proofs.md §1) written to `leaf` (32 bytes): `log verify` needs both of every event, and
+    /// they are made side by side (`PrefixedSHA256.linkAndLeaf`).
+    public static func linkAndLeaf(after previous: UnsafeRawBufferPointer, canonical: UnsafeRawBufferPointer,
+                                   is stored: UnsafeRawBufferPointer, leaf: UnsafeMutableRawBufferPointer) -> Bool {
+        linkAndLeaf(after: previous, canonical: canonical, is: stored, leaf: leaf, makingLeaf: true)
+    }
+
+    private static func linkAndLeaf(after previous: UnsafeRawBufferPointer, canonical: UnsafeRawBufferPointer,
+                                    is stored: UnsafeRawBufferPointer, leaf: UnsafeMutableRawBufferPointer,
+                                    makingLeaf: Bool) -> Bool {
+        guard previous.count == 32, stored.count == 32, leaf.count == 32, let leafStart = leaf.baseAddress else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: 65 + 32, alignment: 8) { scratch in
+            guard let line = scratch.baseAddress else { return false }
             for i in 0..<32 {
                 let b = previous[i]
-                hex[2 * i] = hexDigits[Int(b >> 4)]
-                hex[2 * i + 1] = hexDigits[Int(b & 0x0F)]
+                line.storeBytes(of: hexDigits[Int(b >> 4)], toByteOffset: 2 * i, as: UInt8.self)
+                line.storeBytes(of: hexDigits[Int(b & 0x0F)], toByteOffset: 2 * i + 1, as: UInt8.self)
             }
-            hex[64] = 0x0A
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(hex))
-        }
-        canonical.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return hasher.finalize().withUnsafeBytes { digest in
-            (0..<4).allSatisfy { digest.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) }
+            line.storeBytes(of: 0x0A, toByteOffset: 64, as: UInt8.self)
+            let digest = line + 65
+            let prefix = UnsafeRawBufferPointer(start: line, count: 65)
+            if makingLeaf {
+                PrefixedSHA256.linkAndLeaf(line: prefix, canonical, link: digest, leaf: leafStart)
+            } else {
+                PrefixedSHA256.hash(prefix: prefix, canonical, into: digest)
+            }
+            return (0..<4).allSatisfy {
+                digest.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self)
+            }
         }
     }
 }

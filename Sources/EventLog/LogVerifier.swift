@@ -67,8 +67,7 @@ public enum LogVerifier {
             lastAt = try reader.storedAt(at: range.lowerBound - 1)
         }
         var failure: Failure?
-        var canonical: [UInt8] = []
-        canonical.reserveCapacity(1024)
+        var canonical = CanonicalBuffer()
         try reader.forEachRecord(from: range.lowerBound, through: min(range.upperBound, last)) { seq, bytes in
             guard seq == expectedSeq else {
                 failure = Failure(seq: expectedSeq, reason: "event \(expectedSeq) is missing (the next stored is \(seq))")
@@ -80,8 +79,8 @@ public enum LogVerifier {
                 failure = Failure(seq: seq, reason: "the stored event is damaged (\(error))")
                 return false
             }
-            let recomputed = HashChain.next(after: previous, canonical: canonical)
-            guard let stored = StoredEvent.hash(in: bytes), recomputed.elementsEqual(stored) else {
+            guard let stored = StoredEvent.hash(in: bytes),
+                  previous.withUnsafeBytes({ HashChain.link(after: $0, canonical: canonical.bytes, is: stored) }) else {
                 failure = Failure(seq: seq, reason: "hash mismatch: the event or an earlier one was changed")
                 return false
             }
@@ -95,7 +94,8 @@ public enum LogVerifier {
                 return false
             }
             lastAt = at
-            previous = recomputed
+            // The link holds: the stored value is the chain's.
+            previous.withUnsafeMutableBytes { $0.copyMemory(from: stored) }
             expectedSeq += 1
             return true
         }

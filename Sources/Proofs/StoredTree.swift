@@ -73,15 +73,14 @@ public final class TreeWriter {
     /// Appends the leaves of the log's events from the tree's size through `head`, reading their canonical
     /// forms from the log: a store made before the tree existed, or a `rebuild`.
     public func catchUp(with reader: LogReader, through head: UInt64) throws {
-        var canonical: [UInt8] = []
-        canonical.reserveCapacity(2048)
+        var canonical = CanonicalBuffer()
         guard frontier.size < head else { return }
         try reader.forEachRecord(from: frontier.size + 1, through: head) { seq, bytes in
             guard seq == frontier.size + 1 else { throw StoreError("event \(frontier.size + 1) is missing from the log") }
             try reader.decodingErrors(seq: seq) { () throws(FieldError) in
                 try StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)
             }
-            try append(TreeHash.leaf(canonical))
+            try append(TreeHash.leaf(canonical.bytes))
             return true
         }
         guard frontier.size == head else { throw StoreError("event \(frontier.size + 1) is missing from the log") }

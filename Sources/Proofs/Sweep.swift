@@ -49,8 +49,7 @@ struct Sweep: Sendable {
         let before = start > 0 ? try reader.storedHash(at: start) : HashChain.genesis
         guard let before else { return Sweep(chunk: chunk, level: level, chainBroken: true) }
         var lastAt = start > 0 ? try reader.storedAt(at: start) : nil
-        var canonical: [UInt8] = []
-        canonical.reserveCapacity(2048)
+        var canonical = CanonicalBuffer()
         let cursor = try reader.transaction.cursor(tree.database)
         var record = try start.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
         var expectedSeq = start + 1
@@ -63,11 +62,13 @@ struct Sweep: Sendable {
                 sweep.chainBroken = true
                 return false
             }
+            // With the chain, the leaf is made beside the link (`HashChain.linkAndLeaf`).
+            var leaf: TreeHash?
             if chain {
                 let at = StoredEvent.at(in: bytes)
                 let backwards = lastAt.map { last in at.map { $0 < last } ?? false } ?? false
-                guard HashChain.link(after: previous, canonical: canonical, is: stored), !backwards,
-                      let id = StoredEvent.id(in: bytes) else {
+                leaf = TreeHash.leaf(canonical.bytes, linking: previous, to: stored)
+                guard leaf != nil, !backwards, let id = StoredEvent.id(in: bytes) else {
                     sweep.chainBroken = true
                     return false
                 }
@@ -84,7 +85,7 @@ struct Sweep: Sendable {
             }
             let expected = 32 * (1 + (~index).trailingZeroBitCount)
             var offset = 0, same = entry.value.count == expected
-            sweep.frontier.append(TreeHash.leaf(canonical)) { hash in
+            sweep.frontier.append(leaf ?? TreeHash.leaf(canonical.bytes)) { hash in
                 if same { same = TreeHash(entry.value, at: offset) == hash }
                 offset += 32
             }

@@ -1,5 +1,6 @@
 public import Crypto
 import Domain
+import EventLog
 
 /// One 32-byte SHA-256 value of the Merkle tree (a leaf, an inner node or a root), held inline: the append
 /// path makes one or two per event, so they must not allocate.
@@ -46,21 +47,46 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
 
     /// RFC 6962 §2.1: the hash of a leaf, `SHA-256(0x00 ‖ data)`.
     public static func leaf(_ data: [UInt8]) -> TreeHash {
-        var hasher = SHA256()
-        Swift.withUnsafeBytes(of: UInt8(0x00)) { hasher.update(bufferPointer: $0) }
-        data.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return TreeHash(hasher.finalize())
+        data.withUnsafeBytes { leaf($0) }
     }
+
+    /// The same, of bytes in place (a canonical form in a `CanonicalBuffer`).
+    public static func leaf(_ data: UnsafeRawBufferPointer) -> TreeHash {
+        var hash = TreeHash.zero
+        Swift.withUnsafeBytes(of: UInt8(0x00)) { prefix in
+            Swift.withUnsafeMutableBytes(of: &hash.words) { out in
+                if let out = out.baseAddress { PrefixedSHA256.hash(prefix: prefix, data, into: out) }
+            }
+        }
+        return hash
+    }
+
+    /// The leaf hash of `canonical`, made together with the chain's link after `previous` for the same
+    /// canonical form (`HashChain.linkAndLeaf`); nil when `stored` is not that link.
+    public static func leaf(_ canonical: UnsafeRawBufferPointer, linking previous: UnsafeRawBufferPointer,
+                            to stored: UnsafeRawBufferPointer) -> TreeHash? {
+        var hash = TreeHash.zero
+        let holds = Swift.withUnsafeMutableBytes(of: &hash.words) { out in
+            HashChain.linkAndLeaf(after: previous, canonical: canonical, is: stored, leaf: out)
+        }
+        return holds ? hash : nil
+    }
+
+    private static let zero = TreeHash(words: (0, 0, 0, 0))
+
+    private init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
 
     /// RFC 6962 §2.1: an inner node, `SHA-256(0x01 ‖ left ‖ right)`.
     public static func node(_ left: TreeHash, _ right: TreeHash) -> TreeHash {
-        withUnsafeTemporaryAllocation(byteCount: 65, alignment: 8) { raw in
-            raw[0] = 0x01
-            left.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[1..<33]).copyMemory(from: $0) }
-            right.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[33..<65]).copyMemory(from: $0) }
-            var hasher = SHA256()
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(raw))
-            return TreeHash(hasher.finalize())
+        var pair = (left.words, right.words)
+        var hash = TreeHash.zero
+        Swift.withUnsafeBytes(of: UInt8(0x01)) { prefix in
+            Swift.withUnsafeBytes(of: &pair) { children in
+                Swift.withUnsafeMutableBytes(of: &hash.words) { out in
+                    if let out = out.baseAddress { PrefixedSHA256.hash(prefix: prefix, children, into: out) }
+                }
+            }
         }
+        return hash
     }
 }

@@ -5,8 +5,8 @@
 /// hold such a byte, so this tests eight bytes at a time (the "has a zero byte" and "has a
 /// byte less than n" word tricks, both exact) before looking at single bytes.
 /// `nonASCII` is set when a scanned byte before the returned index is 0x80 or above.
-@inline(__always)
-func indexOfStringSpecialByte(
+@inlinable @inline(__always)
+public func indexOfStringSpecialByte(
     _ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, nonASCII: inout Bool
 ) -> Int {
     let ones: UInt64 = 0x0101_0101_0101_0101

@@ -3,30 +3,33 @@ import StrictJSON
 
 /// Turns a stored record straight into canonical JSON, without building Swift values: the payload's own
 /// `init(from:)` drives it, so fields come in key order, and each one is copied from the stored bytes to the
-/// JSON as it is read. `log verify` and `export` run at the speed of a byte copy and a hash.
+/// JSON as it is read (into `CanonicalBytes`). `log verify` and `export` run at the speed of a byte copy and a
+/// hash.
 ///
 /// The values it returns to the payload initialiser are placeholders (empty strings); only the bytes
 /// written matter.
 struct CanonicalTranscoder: FieldSource {
     var source: BinaryFieldSource
-    var out: [UInt8]
+    var out: CanonicalBytes
     /// Whether each open object still has no member: bit n for the object at depth n (events nest
     /// objects three deep at most).
     private var empty: UInt32 = 1
     private var depth = 0
 
-    init(source: BinaryFieldSource, out: [UInt8]) {
+    init(source: BinaryFieldSource, out: CanonicalBytes) {
         self.source = source
         self.out = out
     }
 
     mutating func key(_ key: StaticString) {
         let bit: UInt32 = 1 << depth
-        if empty & bit != 0 { empty &= ~bit } else { out.append(0x2C) }
-        out.append(0x22)
-        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        out.append(0x22)
-        out.append(0x3A)
+        let n = key.utf8CodeUnitCount
+        out.reserve(n + 4)
+        if empty & bit != 0 { empty &= ~bit } else { out.put(0x2C) }
+        out.put(0x22)
+        out.put(key.utf8Start, count: n)
+        out.put(0x22)
+        out.put(0x3A)
     }
 
     mutating func beginObject() {
@@ -42,7 +45,7 @@ struct CanonicalTranscoder: FieldSource {
 
     /// A JSON string from UTF-8 bytes, with only the mandatory escapes of RFC 8785.
     mutating func appendString(_ bytes: UnsafeRawBufferPointer) {
-        CanonicalJSONWriter.appendString(bytes, to: &out)
+        out.appendString(bytes)
     }
 
     mutating func appendString(_ text: String) {
@@ -51,7 +54,7 @@ struct CanonicalTranscoder: FieldSource {
     }
 
     mutating func appendInteger(_ value: Int64) {
-        out.append(contentsOf: String(value).utf8)
+        out.appendInteger(value)
     }
 
     mutating func string(_ key: StaticString, _ rule: StringRule) throws(FieldError) -> String {
@@ -81,21 +84,21 @@ struct CanonicalTranscoder: FieldSource {
     mutating func boolean(_ key: StaticString) throws(FieldError) -> Bool {
         let b = try source.boolean(key)
         self.key(key)
-        out.append(contentsOf: (b ? "true" : "false").utf8)
+        out.append(b ? "true" : "false")
         return b
     }
 
     mutating func optionalBoolean(_ key: StaticString) throws(FieldError) -> Bool? {
         guard let b = try source.optionalBoolean(key) else { return nil }
         self.key(key)
-        out.append(contentsOf: (b ? "true" : "false").utf8)
+        out.append(b ? "true" : "false")
         return b
     }
 
     mutating func number(_ key: StaticString, _ range: ClosedRange<Double>) throws(FieldError) -> Double {
         let d = try source.number(key, range)
         self.key(key)
-        out.append(contentsOf: ecmaScriptNumberString(d).utf8)
+        appendRaw(ecmaScriptNumberString(d))
         return d
     }
 
@@ -148,4 +151,13 @@ struct CanonicalTranscoder: FieldSource {
     }
 
     mutating func has(_ key: StaticString) -> Bool { false }
+
+    /// Text that JSON writes as it is (a number's).
+    private mutating func appendRaw(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            out.reserve(utf8.count)
+            if let base = utf8.baseAddress { out.put(base, count: utf8.count) }
+        }
+    }
 }

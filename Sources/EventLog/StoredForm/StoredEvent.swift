@@ -42,16 +42,25 @@ public enum StoredEvent {
     /// The canonical out form of a stored record (events.md §2), transcoded without decoding it into Swift
     /// values: without `hash` it is what the chain hashes; `withHash` makes an exported line.
     public static func canonical(_ bytes: UnsafeRawBufferPointer, seq: UInt64, withHash: Bool) throws(FieldError) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2 + 160)
-        try canonical(bytes, seq: seq, withHash: withHash, into: &out)
-        return out
+        var buffer = CanonicalBuffer(capacity: bytes.count * 2 + 160)
+        try canonical(bytes, seq: seq, withHash: withHash, into: &buffer)
+        return Array(buffer.bytes)
     }
 
     /// The same, written into `out` (emptied first), so that a caller going through many events reuses one
     /// buffer.
     public static func canonical(_ bytes: UnsafeRawBufferPointer, seq: UInt64, withHash: Bool,
                                  into out: inout [UInt8]) throws(FieldError) {
+        var buffer = CanonicalBuffer(capacity: bytes.count * 2 + 160)
+        try canonical(bytes, seq: seq, withHash: withHash, into: &buffer)
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: buffer.bytes)
+    }
+
+    /// The same, made in `buffer` (`buffer.bytes`, until the next), without an array: `log verify` makes one
+    /// for every event.
+    public static func canonical(_ bytes: UnsafeRawBufferPointer, seq: UInt64, withHash: Bool,
+                                 into buffer: inout CanonicalBuffer) throws(FieldError) {
         var source = BinaryFieldSource(bytes: bytes)
         guard try source.byte("format") == format else { throw FieldError(path: "format", rule: "unknown stored format") }
         let type = try source.choice("type", EventType.self)
@@ -59,12 +68,13 @@ public enum StoredEvent {
         let hash = try source.slice("hash", count: 32)
         let id = try source.rawBytes("id")
         let actor = try source.rawBytes("actor")
-        out.removeAll(keepingCapacity: true)
-        var t = CanonicalTranscoder(source: source, out: out)
-        out = []
+        buffer.storage.count = 0
+        var t = CanonicalTranscoder(source: source, out: buffer.storage)
+        // The memory is the buffer's again however this ends (the transcoder may have grown it).
+        defer { buffer.storage = t.out }
         t.beginObject()
         t.key("actor"); t.appendString(actor)
-        t.key("at"); t.out.append(0x22); at.appendText(to: &t.out); t.out.append(0x22)
+        t.key("at"); t.out.appendInstant(microseconds: at.microseconds, day: at.dayNumber) { at.date.description }
         t.key("data"); t.beginObject()
         _ = try Payload.read(type, from: &t)
         t.endObject()
@@ -74,7 +84,6 @@ public enum StoredEvent {
         t.key("seq"); t.appendInteger(Int64(seq))
         t.key("type"); t.appendString(type.rawValue)
         t.endObject()
-        out = t.out
     }
 
     /// The chain hash kept in a stored record, without decoding the rest.

@@ -91,7 +91,42 @@ struct ChunkBits {
 
     /// Whether `bytes` is a container: the bits, or gaps to members in order, shorter than the bits.
     static func isContainer(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count == bitmapBytes || (bytes.count < bitmapBytes && forEachGap(bytes) { _ in true })
+        bytes.count == bitmapBytes || (bytes.count < bitmapBytes && areGaps(bytes))
+    }
+
+    /// `forEachGap(bytes) { _ in true }`, eight bytes at a time while their gaps take one or two bytes each, as
+    /// nearly all do: `log verify` checks every set of the index (`ModelTable.recordCheck`), and byte by byte
+    /// that was a tenth of its time at a million events. Each eight begin with a gap (a gap begun in the last
+    /// byte is left to the next eight); members only grow, so the last of each eight is checked.
+    private static func areGaps(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var at = 0, member = -1
+        while bytes.count - at >= 8 {
+            let word = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            var continues = (word >> 7) & ones
+            let count = continues >> 56 == 0 ? 8 : 7
+            let taken: UInt64 = count == 8 ? .max : 0x00FF_FFFF_FFFF_FFFF
+            continues &= taken
+            let seconds = (continues << 8) & taken
+            // A gap of three bytes or more, or one that does not end in the bytes taken: byte by byte from here.
+            guard continues >> UInt64(8 * (count - 1)) == 0, continues & seconds == 0 else { break }
+            let low = word & lows & taken
+            let zero = ~(((low &+ lows) >> 7) & ones) & ones & taken
+            // A gap of nothing (a byte 0, or 0x80 then 0): byte by byte, which refuses it.
+            guard zero & ~seconds & ~continues == 0, zero & continues & (zero >> 8) == 0 else { break }
+            let secondBytes = seconds &* 0xFF
+            member += byteSum(low & ~secondBytes) + 128 * byteSum(low & secondBytes)
+            guard member < scansPerChunk else { return false }
+            at += count
+        }
+        // The rest's members count from -1: each is `member + 1` more in the container.
+        return forEachGap(UnsafeRawBufferPointer(rebasing: bytes[at...])) { $0 + member + 1 < scansPerChunk }
+    }
+
+    /// The sum of the eight bytes of `x`, each below 128.
+    private static func byteSum(_ x: UInt64) -> Int {
+        let pairs = (x & 0x00FF_00FF_00FF_00FF) &+ ((x >> 8) & 0x00FF_00FF_00FF_00FF)
+        return Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
     }
 
     mutating func insert(_ offset: Int) { words[offset >> 6] |= 1 << UInt64(offset & 63) }
