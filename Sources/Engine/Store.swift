@@ -199,8 +199,13 @@ public final class Store: @unchecked Sendable {
     /// rows of the list, which the rebuild finds to be the log's, so a sound index is the one they give and
     /// is neither made again nor read set by set. When the audit finds damage the rebuild runs again with
     /// the index emptied and made again (`keepingIndex` false).
+    ///
+    /// The write is paged (`Environment.write(large:)`): it writes nothing to the log, so its pager drops
+    /// every mapped page every few milliseconds. A rebuild rewrites tables whose keys are random (`codes`,
+    /// merged into whole every million codes), and every page it wrote stayed mapped until the commit: at
+    /// ten million events, most of its peak memory.
     private func rebuild(keepingScanList: Bool, keepingIndex: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
-        try log.environment.write { txn in
+        try log.environment.write(large: true) { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             let keepsIndex = try keepingScanList && keepingIndex
                 && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
