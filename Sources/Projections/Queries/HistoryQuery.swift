@@ -27,8 +27,11 @@ extension HistoryQuery {
         } else if try path ?? ((needle?.bytes.contains(0) ?? false) || !models.searchIndexIsReady() ? .rows : .index) == .index {
             let all = try ScanSequence(models: models, actor: nil)
             let search = IndexedSearch(models: models, needle: needle?.bytes ?? [], type: type, category: category, actor: by)
-            (total, ordinals) = try search.page(first: try all.firstPosition(in: window, now: context.now), last: all.count,
-                                                offset: offset, limit: limit)
+            let first = try all.firstPosition(in: window, now: context.now)
+            // Labels alone over every scan: the count is the stats' (kept from the same scans), and only the
+            // newest chunks are read, for the page.
+            let counted = (needle?.bytes.isEmpty ?? true) && first <= 1 ? try countedByStats(models) : nil
+            (total, ordinals) = try search.page(first: first, last: all.count, offset: offset, limit: limit, knownTotal: counted)
         } else {
             (total, ordinals) = try byReadingRows(models, window: window, now: context.now, needle: needle)
         }
@@ -48,6 +51,22 @@ extension HistoryQuery {
             position -= 1
         }
         return (Int(scans.count + 1 - first), ordinals)
+    }
+
+    /// How many scans `type`, `category` and `by` let through, from the stats (overall, or the actor's).
+    private func countedByStats(_ models: Models) throws -> Int {
+        let stats = try models.stats(by.map { .actor($0) } ?? .all)
+        var scans = stats.total, counterfeit = stats.counterfeit
+        if let category {
+            let counts = stats.categories.first { sameBytes($0.category, category) }
+            scans = counts?.total ?? 0
+            counterfeit = counts?.counterfeit ?? 0
+        }
+        switch type {
+        case .all: return scans
+        case .failed: return counterfeit
+        case .success: return scans - counterfeit
+        }
     }
 
     /// Reads the header of every row in the window, newest first.

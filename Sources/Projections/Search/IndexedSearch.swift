@@ -22,8 +22,9 @@ struct IndexedSearch {
     }
 
     /// How many scans with ordinals in `first...last` match, and the ordinals of the page (`offset`,
-    /// `limit`), newest first.
-    func page(first: UInt32, last: UInt32, offset: Int, limit: Int) throws -> (total: Int, ordinals: [UInt32]) {
+    /// `limit`), newest first. With `knownTotal` (the count, known otherwise) the chunks are read only until
+    /// the page is full.
+    func page(first: UInt32, last: UInt32, offset: Int, limit: Int, knownTotal: Int? = nil) throws -> (total: Int, ordinals: [UInt32]) {
         var total = 0
         var ordinals: [UInt32] = []
         guard first <= last, last > 0 else { return (0, []) }
@@ -51,9 +52,10 @@ struct IndexedSearch {
                 }
             }
             if chunk == SearchIndex.chunk(of: first) { break }
+            if let knownTotal, ordinals.count >= limit { return (knownTotal, ordinals) }
             chunk -= 1
         }
-        return (total, ordinals)
+        return (knownTotal ?? total, ordinals)
     }
 
     /// The label sets every match must be in (`mustHave`) and the one it must not (authentic scans: not
