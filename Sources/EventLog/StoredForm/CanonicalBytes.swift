@@ -120,19 +120,12 @@ struct CanonicalBytes {
         var width = 1
         var rest = magnitude / 10
         while rest > 0 { width += 1; rest /= 10 }
-        var v = magnitude
-        var i = width
-        while i > 0 {
-            i -= 1
-            start[count + i] = UInt8(truncatingIfNeeded: v % 10) | 0x30
-            v /= 10
-        }
-        count += width
+        putDigits(magnitude, width: width)
     }
 
     /// `width` decimal digits of `value` (0 ≤ value < 10^width), after `reserve` made room for them.
     @inline(__always)
-    private mutating func putDigits(_ value: Int, width: Int) {
+    private mutating func putDigits<T: BinaryInteger>(_ value: T, width: Int) {
         var v = value
         var i = width
         while i > 0 {
