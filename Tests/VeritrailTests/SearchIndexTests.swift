@@ -44,7 +44,10 @@ import TestSupport
             if Int.random(in: 0..<4, using: &rng) == 0 { extra += #","notes":\#(quoted(word() + " " + word()))"# }
             let batch = Int.random(in: 0..<5, using: &rng) == 0
             if batch { extra += #","batchId":"B-\#(n % 7)""# }
-            let code = Int.random(in: 0..<4, using: &rng) == 0 ? "C-\(n % 50)" : "https://v.example/c/\(UInt32.random(in: 0...UInt32.max, using: &rng))"
+            // A short code, or a link with a unique part, and after it, half the time, a lot of five digits
+            // (the pieces of tails, `ChunkValues.addTails`).
+            var code = Int.random(in: 0..<4, using: &rng) == 0 ? "C-\(n % 50)" : "https://v.example/c/\(UInt32.random(in: 0...UInt32.max, using: &rng))"
+            if code.hasPrefix("https"), Bool.random(using: &rng) { code += "?lot=\(String(100_000 + Int.random(in: 0..<100_000, using: &rng)).dropFirst())" }
             lines.append(Ev.scan(id, by: actors.randomElement(using: &rng)!, at: at(), code: code,
                                  productName: word().replacingOccurrences(of: "\"", with: ""), category: categories.randomElement(using: &rng)!,
                                  result: Bool.random(using: &rng) ? "authentic" : "counterfeit", mode: batch ? "batch" : "single", extra: extra))
@@ -62,7 +65,7 @@ import TestSupport
     /// A needle: a piece of a word (1 to 20 scalars, its case changed at random), or text no scan holds.
     static func needle(_ rng: inout SystemRandomNumberGenerator) -> String {
         if Int.random(in: 0..<10, using: &rng) == 0 { return ["zzzq", "q", "🦀", "ab\u{0}c", "", "https://v.example/c/1"].randomElement(using: &rng)! }
-        let all = words + categories + actors + ["https://v.example/c/", "C-1", "s-1", "B-3"]
+        let all = words + categories + actors + ["https://v.example/c/", "C-1", "s-1", "B-3", "7?lot=04"]
         let scalars = Array(all.randomElement(using: &rng)!.unicodeScalars)
         let length = Int.random(in: 1...min(20, scalars.count), using: &rng)
         let from = Int.random(in: 0...(scalars.count - length), using: &rng)
@@ -369,8 +372,8 @@ extension SnapshotReplayTests {
     @Test func aFieldIsListedUnderItsLongestPieceThatEnoughFieldsHave() {
         let t = ChunkValues.threshold
         var fields: [(offset: Int, text: String, source: UInt8)] = []
-        // Codes with a shared head and a unique tail: listed under the longest prefix before a delimiter
-        // that they share (the 32-byte prefix holds the tail).
+        // Codes with a shared head and a unique tail: listed under the longest prefix ending with a
+        // delimiter that they share (the 32-byte prefix holds the tail).
         for i in 0..<t { fields.append((i, "https://verify.example/c/\(1_000_000 + i)\u{0}rolex submariner\u{0}", ChunkValues.own)) }
         // A name one field short of the threshold, whole and by its prefixes: not listed.
         for i in 0..<(t - 1) { fields.append((100 + i, "omega seamaster", ChunkValues.own)) }
@@ -379,8 +382,8 @@ extension SnapshotReplayTests {
         // Fields shorter than a needle looked for in pieces: never pieces.
         for i in 0..<(2 * t) { fields.append((300 + i, "abc", ChunkValues.own)) }
         let listed = ChunkValuesTests.listed(fields)
-        #expect(Set(listed.keys) == ["https://verify.example/c", "rolex submariner", "message:rolex submariner"])
-        #expect(listed["https://verify.example/c"] == Array(0..<t))
+        #expect(Set(listed.keys) == ["https://verify.example/c/", "10000", "rolex submariner", "message:rolex submariner"])
+        #expect(listed["https://verify.example/c/"] == Array(0..<t))
         #expect(listed["rolex submariner"] == Array(0..<t))
         #expect(listed["message:rolex submariner"] == Array(200..<(200 + t)))
     }
@@ -396,11 +399,35 @@ extension SnapshotReplayTests {
         for i in 0..<t { fields.append((300 + i, "https://v.ex/c/aaaa-\(i)", ChunkValues.own)) }
         for i in 0..<t { fields.append((400 + i, "https://v.ex/c/bbbb-\(i)", ChunkValues.own)) }
         let listed = ChunkValuesTests.listed(fields)
-        #expect(Set(listed.keys) == ["marco", "marco.rossi012", "marco.silva112", "https://v.ex/c", "https://v.ex/c/aaaa", "https://v.ex/c/bbbb"])
-        #expect(listed["marco"] == Array(0..<t) + Array(100..<(100 + t)) + [200, 201, 202])
+        #expect(Set(listed.keys) == ["marco.", "marco.rossi012", "marco.silva112", "https://v.ex/c/", "https://v.ex/c/aaaa-", "https://v.ex/c/bbbb-"])
+        #expect(listed["marco."] == Array(0..<t) + Array(100..<(100 + t)) + [200, 201, 202])
         #expect(listed["marco.rossi012"] == Array(0..<t))
-        #expect(listed["https://v.ex/c"] == Array(300..<(300 + t)) + Array(400..<(400 + t)))
-        #expect(listed["https://v.ex/c/bbbb"] == Array(400..<(400 + t)))
+        #expect(listed["https://v.ex/c/"] == Array(300..<(300 + t)) + Array(400..<(400 + t)))
+        #expect(listed["https://v.ex/c/bbbb-"] == Array(400..<(400 + t)))
+    }
+
+    /// What follows a unique part of a field is listed by its tails, the text after each delimiter past the
+    /// shared head: a parameter many codes have, and the first digits of its value, each of 4 to 8 bytes.
+    @Test func aTailAfterTheSharedHeadIsListed() {
+        let t = ChunkValues.threshold
+        var fields: [(offset: Int, text: String, source: UInt8)] = []
+        // 9 × t codes: one head, a unique part, then `lot=` and five digits, the first of them in nine
+        // values (t scans each), the others apart.
+        for i in 0..<(9 * t) {
+            let unique = String(0x1000_0000 + (i &* 0x9E37_79B1) % 0xE000_0000, radix: 16)
+            fields.append((i, "https://v.ex/c/rolx-\(unique)?lot=\((i / t + 1) * 10_000 + 613 * (i % t))", ChunkValues.own))
+        }
+        // A message's tails are message pieces.
+        for i in 0..<t { fields.append((200 + i, "seized \(1_000 + 7 * i)?case=b", ChunkValues.message)) }
+        let listed = ChunkValuesTests.listed(fields)
+        #expect(listed["https://v.ex/c/rolx-"] == Array(0..<(9 * t)))
+        #expect(listed["lot="] == Array(0..<(9 * t)))
+        for first in 1...9 {
+            #expect(listed["lot=\(first)"] == Array(((first - 1) * t)..<(first * t)), "lot=\(first)")
+        }
+        #expect(listed["message:case=b"] == Array(200..<(200 + t)))
+        // No tail of the shared head.
+        #expect(!listed.keys.contains { $0.hasPrefix("v.ex") || $0.hasPrefix("c/") || $0.hasPrefix("/") }, "\(listed.keys.sorted())")
     }
 
     @Test func theDelimitersAreThePunctuationOfCodesIdsAndAddresses() {
@@ -434,12 +461,12 @@ extension SnapshotReplayTests {
         let store = try Store(directory: directory.path)
         func pieces() throws -> [String] { try ChunkValuesTests.pieces(store, chunk: 0) }
         let first = try pieces()
-        #expect(first.contains("0:https://v.example/c"))
+        #expect(first.contains("0:https://v.example/c/"))
         try store.write { appender in for e in events.dropFirst(split) { _ = try appender.append(e) } }
         let merged = try pieces()
         #expect(Array(merged.prefix(first.count)) == first, "pieces listed before keep their places")
         #expect(try store.auditPages() == nil)
-        for needle in ["https://v.ex", "hologram", "ologram sticker", "serum 50", "crème de la", "münchen", "b-3", "c-1", "x.example/c/1"] {
+        for needle in ["https://v.ex", "hologram", "ologram sticker", "serum 50", "crème de la", "münchen", "b-3", "c-1", "x.example/c/1", "lot=", "?lot=1", "lot=07"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 30; q.offset = 5
             try SearchIndexTests.expectSame(store, q, asOf: nil)
             try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(split + 40)))
@@ -481,7 +508,7 @@ extension SnapshotReplayTests {
         #expect(try own(store) == own(whole))
         #expect(try own(store).count > 20)
         #expect(try store.auditPages() == nil)
-        for needle in ["https://v.ex", "hologram", "crème de la", "seal broken", "ines"] {
+        for needle in ["https://v.ex", "hologram", "crème de la", "seal broken", "ines", "lot=3"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 10; q.offset = 2
             try SearchIndexTests.expectSame(store, q, asOf: nil)
         }

@@ -10,10 +10,11 @@ import SystemCalls
 /// holds a piece containing the needle holds the needle, so the scans of every piece that contains it are
 /// matches proven without their rows, and only the candidates outside them are checked (`IndexedSearch`).
 /// Each piece is a prefix of one field's text (the field is a 0-separated part of the row's search text):
-/// the whole of it, its first 4, 8, 16 or 32 bytes, or what comes before a delimiter (a code's
-/// `https://verify.veritrail.example/c/role` before `-9f3a…`); a scan is listed under the longest of its
-/// field's pieces that at least `threshold` of the chunk's fields have (a needle in a shorter one is in the
-/// longer).
+/// the whole of it, its first 4, 8, 16 or 32 bytes, or what ends with a delimiter (a code's
+/// `https://verify.veritrail.example/c/role-` before `9f3a…`); or a prefix of a tail, the text after a
+/// delimiter past that shared head (`lot=07`, in `…/c/role-9f3a?lot=07317`, `addTails`). A field or tail is
+/// listed under the longest of its pieces that at least `threshold` of the chunk's fields and tails have (a
+/// needle in a shorter one is in the longer).
 ///
 /// Stored per chunk (`SearchIndex`): the list of pieces at `[chunk, list]` (`encodedList`), and the scans of
 /// the piece listed `i`-th at `[chunk, members, i (2 bytes)]`, as the index's other sets (`ChunkBits`). A
@@ -33,12 +34,14 @@ struct ChunkValues: ~Copyable {
     /// few row reads and costs a query a comparison in every chunk.
     static let threshold = 16
     /// The prefixes of a field that are pieces besides the whole field: those of 4, 8, 16 and 32 bytes
-    /// (`isFixedLength`), and every prefix that ends before a delimiter (`isDelimiter`), at most
-    /// `maxPrefixes` of them, shortest first.
+    /// (`isFixedLength`; a tail's, `isTailLength`), and every prefix that ends with a delimiter
+    /// (`isDelimiter`), at most `maxPrefixes` of them, shortest first.
     static let maxPrefixes = 16
     /// A needle must be at least this long to be looked for in the pieces: a shorter one is answered
     /// exactly by the gram sets.
     static let shortest = 4
+    /// The most tails taken of a field (`addTails`).
+    static let maxTails = 4
     /// The most pieces a chunk lists (the member sets' keys number them in 2 bytes).
     static let maxListed = 1 << 16
 
@@ -61,6 +64,11 @@ struct ChunkValues: ~Copyable {
     private var fields: [UInt64] = []
     /// The pieces of each field, shortest first.
     private var fieldPieces: [UInt32] = []
+    /// The bytes of the fields added, one after the other, and where each ends: read for their tails.
+    private var texts: [UInt8] = []
+    private var textEnds: [UInt32] = []
+    /// Whether `listed` has counted the tails (it does once a chunk).
+    private var tailsCounted = false
 
     init() {
         hashes = .allocate(capacity: 0); starts = .allocate(capacity: 0); lengths = .allocate(capacity: 0)
@@ -82,45 +90,93 @@ struct ChunkValues: ~Copyable {
         arena.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
         fieldPieces.removeAll(keepingCapacity: true)
+        texts.removeAll(keepingCapacity: true)
+        textEnds.removeAll(keepingCapacity: true)
+        tailsCounted = false
     }
 
     /// Adds the fields of one text of scan `offset` (a scan's search text, fields separated by 0 bytes, or a
     /// message with `source` `message`).
-    ///
-    /// One pass over each field's bytes: the hash of every prefix is the running hash where the prefix
-    /// ends, so a field's pieces cost a table probe each, not a hash each.
     mutating func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8) {
         guard let base = text.baseAddress else { return }
         let n = text.count
         var i = 0
         while i < n {
             let start = i
-            var hash = ChunkValues.seed ^ UInt64(source)
-            var prefixes = 0
-            while i < n {
-                let byte = base.load(fromByteOffset: i, as: UInt8.self)
-                if byte == 0 { break }
-                let length = i - start
-                if length >= ChunkValues.shortest && prefixes < ChunkValues.maxPrefixes
-                    && (ChunkValues.isFixedLength(length) || ChunkValues.isDelimiter(byte)) {
-                    fieldPieces.append(piece(hash, base + start, length, source))
-                    prefixes += 1
-                }
-                hash = (hash ^ UInt64(byte)) &* ChunkValues.multiplier
-                i += 1
-            }
-            let length = i - start
-            if length >= ChunkValues.shortest {
-                fieldPieces.append(piece(hash, base + start, length, source))
-                fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
+            while i < n && base.load(fromByteOffset: i, as: UInt8.self) != 0 { i += 1 }
+            if i - start >= ChunkValues.shortest {
+                addPrefixes(offset, base + start, count: i - start, source: source, fixed: ChunkValues.isFixedLength)
+                texts.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: i - start))
+                textEnds.append(UInt32(truncatingIfNeeded: texts.count))
             }
             i += 1
         }
     }
 
-    /// Whether a prefix ends before `byte`: the punctuation that parts a code, an id or an address
-    /// (`https://verify.example/c/ROLE-9f3a`, `B-0823-00012`, `ines.m@example.org`), whose heads many
-    /// scans share while their tails differ.
+    /// Counts the pieces of one field (or tail) of `count` bytes, 4 or more: the prefixes of a length
+    /// `fixed` allows and those that end with a delimiter, at most `maxPrefixes` of them, and the whole;
+    /// then lists it as a field of scan `offset` with those pieces.
+    ///
+    /// One pass over the bytes: the hash of every prefix is the running hash where the prefix ends, so a
+    /// field's pieces cost a table probe each, not a hash each.
+    @inline(__always)
+    private mutating func addPrefixes(_ offset: Int, _ bytes: UnsafeRawPointer, count n: Int, source: UInt8, fixed: (Int) -> Bool) {
+        var hash = ChunkValues.seed ^ UInt64(source)
+        var prefixes = 0
+        for i in 0..<(n - 1) {
+            let byte = bytes.load(fromByteOffset: i, as: UInt8.self)
+            hash = (hash ^ UInt64(byte)) &* ChunkValues.multiplier
+            let length = i + 1
+            if length >= ChunkValues.shortest && prefixes < ChunkValues.maxPrefixes
+                && (fixed(length) || ChunkValues.isDelimiter(byte)) {
+                fieldPieces.append(piece(hash, bytes, length, source))
+                prefixes += 1
+            }
+        }
+        hash = (hash ^ UInt64(bytes.load(fromByteOffset: n - 1, as: UInt8.self))) &* ChunkValues.multiplier
+        fieldPieces.append(piece(hash, bytes, n, source))
+        fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
+    }
+
+    /// Counts the tails of the fields added so far, and lists each as a field of its scan: the text after a
+    /// delimiter (`?lot=07317`, `07317` in `https://verify.example/c/ROLE-9f3a?lot=07317`), at most
+    /// `maxTails` a field, taken only past the longest piece the field shares from its start (a needle
+    /// before it is in that piece already). Its prefixes of 4 to 8 bytes are pieces (`isTailLength`): a
+    /// tail's head is a parameter's name and the first digits of its value (`lot=0`, `lot=07`), each byte
+    /// of which parts the scans by ten, and a needle there that many scans hold is then proven too.
+    ///
+    /// Why at the chunk's end: only then is it known where a field's shared head ends; a tail taken at
+    /// every delimiter would cost a code's head (`https:`, `//verify.`, `example/`, `c/`) pieces no query
+    /// needs.
+    private mutating func addTails() {
+        let texts = self.texts
+        let fieldCount = textEnds.count
+        var from = 0, textFrom = 0
+        texts.withUnsafeBytes { texts in
+            for k in 0..<fieldCount {
+                let field = fields[k]
+                let end = Int(field >> 16), textEnd = Int(textEnds[k])
+                defer { from = end; textFrom = textEnd }
+                var shared = 0
+                for i in from..<end where seen[Int(fieldPieces[i])] >= ChunkValues.threshold { shared = Int(lengths[Int(fieldPieces[i])]) }
+                let text = texts.baseAddress! + textFrom, length = textEnd - textFrom
+                let source = sources[Int(fieldPieces[end - 1])]
+                var tails = 0
+                var at = max(shared - 1, 0)
+                while at < length - ChunkValues.shortest && tails < ChunkValues.maxTails {
+                    if ChunkValues.isDelimiter(text.load(fromByteOffset: at, as: UInt8.self)) {
+                        addPrefixes(Int(field & 0xFFFF), text + at + 1, count: length - at - 1, source: source, fixed: ChunkValues.isTailLength)
+                        tails += 1
+                    }
+                    at += 1
+                }
+            }
+        }
+    }
+
+    /// Whether a prefix that ends with `byte` is a piece, and a tail starts after it: the punctuation that
+    /// parts a code, an id or an address (`https://verify.example/c/ROLE-9f3a?lot=07317`, `B-0823-00012`,
+    /// `ines.m@example.org`), whose heads many scans share while what follows differs.
     @inline(__always)
     static func isDelimiter(_ byte: UInt8) -> Bool {
         byte < 64 ? (delimitersBelow64 >> UInt64(byte)) & 1 != 0 : byte < 128 && (delimitersFrom64 >> UInt64(byte - 64)) & 1 != 0
@@ -134,6 +190,10 @@ struct ChunkValues: ~Copyable {
     /// Whether a prefix of `length` (4 or more) bytes is one of the fixed ones: 4, 8, 16 or 32.
     @inline(__always)
     static func isFixedLength(_ length: Int) -> Bool { length & (length - 1) == 0 && length <= 32 }
+
+    /// Whether a prefix of a tail of `length` (4 or more) bytes is one of the fixed ones: 4 to 8, 16 or 32.
+    @inline(__always)
+    static func isTailLength(_ length: Int) -> Bool { length <= 8 || isFixedLength(length) }
 
     /// FNV-1a's, over 64 bits; a table's slot is taken from the mixed high bits.
     private static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -205,7 +265,9 @@ struct ChunkValues: ~Copyable {
     /// prefix that many fields have and that at least two listed pieces start with (a code's
     /// `https://verify.veritrail.example/c` above each brand's head, `marco` above each `marco.…`), the
     /// longest of those with the same pieces below, so that a needle in it takes one set, not one per piece.
-    func listed() -> [(source: UInt8, bytes: [UInt8], members: ChunkBits)] {
+    mutating func listed() -> [(source: UInt8, bytes: [UInt8], members: ChunkBits)] {
+        if !tailsCounted { addTails() }
+        tailsCounted = true
         // Per piece: its place in `members` (-1: no field is listed under it), and whether it is a passing
         // piece that some field has a longer one beyond (a candidate branch point). Arrays, not dictionaries:
         // this runs for every field of a chunk.
