@@ -94,6 +94,24 @@ public enum ByteSearch {
         return base.distance(to: UnsafeRawPointer(hit))
     }
 
+    /// The offset of the first place in `span` that holds `needle` (not empty), or nil: `memchr` finds
+    /// each place of its first byte, and its last byte then the rest are compared (glibc's `memmem` is not
+    /// declared to Swift without `_GNU_SOURCE`).
+    @inlinable
+    public static func firstIndex(of needle: UnsafeRawBufferPointer, in span: UnsafeRawBufferPointer) -> Int? {
+        guard !needle.isEmpty, needle.count <= span.count, let base = span.baseAddress, let n = needle.baseAddress else { return nil }
+        let first = needle[0], tail = needle.count - 1, last = needle[tail]
+        let lastStart = span.count - needle.count
+        var offset = 0
+        while offset <= lastStart {
+            guard let hit = firstIndex(of: first, in: UnsafeRawBufferPointer(start: base + offset, count: lastStart - offset + 1)) else { return nil }
+            let at = offset + hit
+            if span[at + tail] == last && (tail < 2 || equal(base + at + 1, n + 1, count: tail - 1)) { return at }
+            offset = at + 1
+        }
+        return nil
+    }
+
     /// Whether the `count` bytes at `a` and at `b` are the same.
     ///
     /// The corresponding C function is `memcmp`.

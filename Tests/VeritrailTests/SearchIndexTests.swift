@@ -406,7 +406,7 @@ extension SnapshotReplayTests {
         #expect(listed["https://v.ex/c/bbbb-"] == Array(400..<(400 + t)))
     }
 
-    /// What follows a unique part of a field is listed by its tails, the text after each delimiter past the
+    /// What follows a unique part of a field is listed by its tails, the text from each delimiter past the
     /// shared head: a parameter many codes have, and the first digits of its value, each of 4 to 8 bytes.
     @Test func aTailAfterTheSharedHeadIsListed() {
         let t = ChunkValues.threshold
@@ -421,18 +421,110 @@ extension SnapshotReplayTests {
         for i in 0..<t { fields.append((200 + i, "seized \(1_000 + 7 * i)?case=b", ChunkValues.message)) }
         let listed = ChunkValuesTests.listed(fields)
         #expect(listed["https://v.ex/c/rolx-"] == Array(0..<(9 * t)))
-        #expect(listed["lot="] == Array(0..<(9 * t)))
+        #expect(listed["?lot="] == Array(0..<(9 * t)))
         for first in 1...9 {
-            #expect(listed["lot=\(first)"] == Array(((first - 1) * t)..<(first * t)), "lot=\(first)")
+            #expect(listed["?lot=\(first)"] == Array(((first - 1) * t)..<(first * t)), "?lot=\(first)")
         }
-        #expect(listed["message:case=b"] == Array(200..<(200 + t)))
+        #expect(listed["message:?case=b"] == Array(200..<(200 + t)))
         // No tail of the shared head.
         #expect(!listed.keys.contains { $0.hasPrefix("v.ex") || $0.hasPrefix("c/") || $0.hasPrefix("/") }, "\(listed.keys.sorted())")
+    }
+
+    /// The trigrams of the listed heads, and for each the scans that have it past a head: a code's unique
+    /// part, a field no piece lists; not a field that is its head whole, nor a message.
+    @Test func theTrigramsPastTheHeadsAreKeptForTheHeadsTrigrams() {
+        let t = ChunkValues.threshold
+        var values = ChunkValues()
+        func add(_ offset: Int, _ text: String, _ source: UInt8 = ChunkValues.own) {
+            Array(text.utf8).withUnsafeBytes { values.add(offset, text: $0, source: source) }
+        }
+        // Scans 0..<t: a listed product and a code with a listed head; scan 3's unique part holds `rco`,
+        // scan 5's `duc`.
+        for i in 0..<t {
+            let unique = i == 3 ? "xrcox" : i == 5 ? "zduct" : "q\(1_000 + 37 * i)"
+            add(i, "powercore 20000\u{0}https://v.ex/c/pw-\(unique)")
+        }
+        // Scan 100: a field no piece lists, whole past its (empty) head; scan 101: a message.
+        add(100, "marcopolo")
+        add(101, "marco", ChunkValues.message)
+        _ = values.listed()
+        guard let (covered, sets) = values.uncovered() else { Issue.record("no sets past the heads"); return }
+        func gram(_ s: String) -> UInt32 { let b = Array(s.utf8); return UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2]) }
+        #expect(covered == covered.sorted() && Set(covered).count == covered.count)
+        for head in ["pow", "rco", "000", "htt", "/pw", "pw-"] { #expect(covered.contains(gram(head)), "\(head)") }
+        #expect(!covered.contains(gram("xrc")) && !covered.contains(gram("mar")))
+        func members(_ s: String) -> [Int] {
+            guard let set = sets.first(where: { $0.gram == gram(s) }) else { return [] }
+            var out: [Int] = []
+            set.members.forEachDescending { out.insert($0, at: 0); return true }
+            return out
+        }
+        // `rco` past a head: scan 3's code and scan 100's field; not the product's (a head), nor the message.
+        #expect(members("rco") == [3, 100])
+        // The head's last trigrams reach past it only where the unique part starts (`pw-` then a byte).
+        #expect(members("pw-") == [])
+        #expect(members("pow") == [])
+        #expect(sets.allSatisfy { covered.contains($0.gram) })
+    }
+
+    /// A needle whose trigrams lie in different fields (`marco`: `powercore`, `marché`) is ruled out by the
+    /// sets past the heads, and the scans that hold it past a head (a code's unique part, a field no piece
+    /// lists) or in a message are still found: the index answers as reading every row does, live and as
+    /// of a point before the reports.
+    @Test func candidatesRuledOutPastTheHeadsAreNoMatches() throws {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z"),
+                     Ev.register("marco.b", role: "inspector", by: "admin", at: "2026-11-01T08:02:00Z")]
+        var second: Int64 = 0
+        func at() -> String {
+            second += 10
+            return Timestamp(microseconds: Ev.time("2026-11-01T09:00:00Z").microseconds + second * 1_000_000).description
+        }
+        for n in 1...120 {
+            let unique = n % 10 == 3 ? "xmarcox\(n)" : n % 10 == 4 ? "yarcoy\(n)" : "q\(7_919 * n)"
+            let location = n % 7 == 0 ? #","location":"Marco \#(n)""# : #","location":"Marché de la Croix-Rousse""#
+            lines.append(Ev.scan("s-\(n)", by: n % 5 == 0 ? "marco.b" : "ines", at: at(),
+                                 code: "https://v.example/c/pw-\(unique)", productName: "Powercore 20000 mAh", category: "Electronics",
+                                 result: n % 2 == 0 ? "counterfeit" : "authentic", mode: "single", extra: location))
+            if n % 11 == 0 {
+                lines.append(Ev.report("s-\(n)", reason: "packaging", by: "ines", at: at(),
+                                       extra: #","message":"Sold by Marco, stall \#(n)""#))
+            }
+        }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for needle in ["marco", "MARCO", "arco", "rcox", "xmarcox1", "marco 7", "marco.b", "marcos", "powercore", "marché de", "coy"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 200
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(130))
+        }
     }
 
     @Test func theDelimitersAreThePunctuationOfCodesIdsAndAddresses() {
         let delimiters = Set("#&,-./:=?@_".utf8)
         for byte in UInt8.min...UInt8.max { #expect(ChunkValues.isDelimiter(byte) == delimiters.contains(byte), "\(byte)") }
+    }
+
+    /// The pieces of a list that hold a needle, found by searching the list's bytes whole, are those that
+    /// comparing each piece finds: not a place across a piece's end or in a length.
+    @Test func thePiecesHoldingANeedleAreFoundInTheListsBytes() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("ab?=\u{4}".utf8)
+        for _ in 0..<300 {
+            let pieces: [(source: UInt8, bytes: [UInt8])] = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                (UInt8.random(in: 0...1, using: &rng), (0..<Int.random(in: 1...9, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            }
+            let needle = (0..<Int.random(in: 1...4, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            let list = ChunkValues.encodedList(pieces)
+            var found: [Int] = []
+            list.withUnsafeBytes { list in
+                needle.withUnsafeBytes { needle in ChunkValues.forEachListed(list, holding: needle) { index, _, _ in found.append(index) } }
+            }
+            let expected = pieces.indices.filter { i in
+                pieces[i].bytes.count >= needle.count && (0...(pieces[i].bytes.count - needle.count)).contains { Array(pieces[i].bytes[$0..<($0 + needle.count)]) == needle }
+            }
+            #expect(found == expected, "\(pieces) \(needle)")
+        }
     }
 
     @Test func aListReadsBackAndDamageIsFound() {

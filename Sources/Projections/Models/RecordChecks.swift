@@ -62,6 +62,12 @@ extension ModelTable {
             return ChunkValues.forEachListed(SealedValue.body(value)) { _, _, _ in } ? nil : "a list of shared pieces that does not read"
         case SearchIndex.pieceMembers:
             guard key.count == 7 else { return "a shared piece's set's key of \(key.count) bytes" }
+        case SearchIndex.uncoveredGram:
+            guard key.count == 8 else { return "a trigram past the heads' key of \(key.count) bytes" }
+        case SearchIndex.coveredGrams:
+            guard key.count == 5 else { return "a list of the heads' trigrams' key of \(key.count) bytes" }
+            guard SealedValue.isSound(key: key, value: value) else { return "the list of the heads' trigrams' check does not match its bytes" }
+            return SearchIndex.isGramList(SealedValue.body(value)) ? nil : "a list of the heads' trigrams that is not 3 bytes each, ascending"
         default:
             return "a search set of unknown kind \(key[4])"
         }

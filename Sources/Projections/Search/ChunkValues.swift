@@ -11,8 +11,8 @@ import SystemCalls
 /// matches proven without their rows, and only the candidates outside them are checked (`IndexedSearch`).
 /// Each piece is a prefix of one field's text (the field is a 0-separated part of the row's search text):
 /// the whole of it, its first 4, 8, 16 or 32 bytes, or what ends with a delimiter (a code's
-/// `https://verify.veritrail.example/c/role-` before `9f3a…`); or a prefix of a tail, the text after a
-/// delimiter past that shared head (`lot=07`, in `…/c/role-9f3a?lot=07317`, `addTails`). A field or tail is
+/// `https://verify.veritrail.example/c/role-` before `9f3a…`); or a prefix of a tail, the text from a
+/// delimiter past that shared head (`?lot=07`, in `…/c/role-9f3a?lot=07317`, `addTails`). A field or tail is
 /// listed under the longest of its pieces that at least `threshold` of the chunk's fields and tails have (a
 /// needle in a shorter one is in the longer).
 ///
@@ -69,6 +69,12 @@ struct ChunkValues: ~Copyable {
     private var textEnds: [UInt32] = []
     /// Whether `listed` has counted the tails (it does once a chunk).
     private var tailsCounted = false
+    /// Per field added (not tail), the piece `listed` listed it under (-1: none), and whether the list was
+    /// cut at `maxListed`: read by `uncovered`.
+    private var headPieces: [Int32] = []
+    private var isCut = false
+    /// A bit per trigram (2 MB, made when first needed): those of the covered heads, in `uncovered`.
+    private var gramBits: [UInt64] = []
 
     init() {
         hashes = .allocate(capacity: 0); starts = .allocate(capacity: 0); lengths = .allocate(capacity: 0)
@@ -84,6 +90,10 @@ struct ChunkValues: ~Copyable {
 
     var isEmpty: Bool { fields.isEmpty }
 
+    /// Whether a scan's own text was added (not only reports' messages): a chunk stored before then has
+    /// scans whose heads `uncovered` does not know.
+    private(set) var addsOwnText = false
+
     mutating func reset() {
         if count > 0 { table.update(repeating: 0, count: tableSize) }
         count = 0
@@ -93,11 +103,15 @@ struct ChunkValues: ~Copyable {
         texts.removeAll(keepingCapacity: true)
         textEnds.removeAll(keepingCapacity: true)
         tailsCounted = false
+        headPieces.removeAll(keepingCapacity: true)
+        isCut = false
+        addsOwnText = false
     }
 
     /// Adds the fields of one text of scan `offset` (a scan's search text, fields separated by 0 bytes, or a
     /// message with `source` `message`).
     mutating func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8) {
+        if source == ChunkValues.own { addsOwnText = true }
         guard let base = text.baseAddress else { return }
         let n = text.count
         var i = 0
@@ -138,12 +152,13 @@ struct ChunkValues: ~Copyable {
         fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
     }
 
-    /// Counts the tails of the fields added so far, and lists each as a field of its scan: the text after a
-    /// delimiter (`?lot=07317`, `07317` in `https://verify.example/c/ROLE-9f3a?lot=07317`), at most
-    /// `maxTails` a field, taken only past the longest piece the field shares from its start (a needle
-    /// before it is in that piece already). Its prefixes of 4 to 8 bytes are pieces (`isTailLength`): a
-    /// tail's head is a parameter's name and the first digits of its value (`lot=0`, `lot=07`), each byte
-    /// of which parts the scans by ten, and a needle there that many scans hold is then proven too.
+    /// Counts the tails of the fields added so far, and lists each as a field of its scan: past the longest
+    /// piece the field shares from its start (a needle inside it is proven already), the text after that
+    /// head and the text from each delimiter on (`9f3a?lot=07317`, `?lot=07317` and `=07317` in
+    /// `https://verify.example/c/role-9f3a?lot=07317`), at most `maxTails` a field. Its prefixes of 4 to 8
+    /// bytes are pieces (`isTailLength`): a tail's head is a parameter's name and the first digits of its
+    /// value (`?lot=0`, `?lot=07`), each byte of which parts the scans by ten, and a needle there that many
+    /// scans hold is then proven too.
     ///
     /// Why at the chunk's end: only then is it known where a field's shared head ends; a tail taken at
     /// every delimiter would cost a code's head (`https:`, `//verify.`, `example/`, `c/`) pieces no query
@@ -162,10 +177,15 @@ struct ChunkValues: ~Copyable {
                 let text = texts.baseAddress! + textFrom, length = textEnd - textFrom
                 let source = sources[Int(fieldPieces[end - 1])]
                 var tails = 0
-                var at = max(shared - 1, 0)
-                while at < length - ChunkValues.shortest && tails < ChunkValues.maxTails {
+                var at = shared
+                if shared > 0 && shared + ChunkValues.shortest <= length {
+                    addPrefixes(Int(field & 0xFFFF), text + at, count: length - at, source: source, fixed: ChunkValues.isTailLength)
+                    tails += 1
+                    at += 1
+                }
+                while at + ChunkValues.shortest <= length && tails < ChunkValues.maxTails {
                     if ChunkValues.isDelimiter(text.load(fromByteOffset: at, as: UInt8.self)) {
-                        addPrefixes(Int(field & 0xFFFF), text + at + 1, count: length - at - 1, source: source, fixed: ChunkValues.isTailLength)
+                        addPrefixes(Int(field & 0xFFFF), text + at, count: length - at, source: source, fixed: ChunkValues.isTailLength)
                         tails += 1
                     }
                     at += 1
@@ -276,7 +296,8 @@ struct ChunkValues: ~Copyable {
         var members: [ChunkBits] = []
         var owners: [Int] = []
         var from = 0
-        for field in fields {
+        headPieces.removeAll(keepingCapacity: true)
+        for (k, field) in fields.enumerated() {
             let end = Int(field >> 16)
             var longest = -1
             for i in from..<end where seen[Int(fieldPieces[i])] >= ChunkValues.threshold {
@@ -284,6 +305,7 @@ struct ChunkValues: ~Copyable {
                 longest = Int(fieldPieces[i])
             }
             from = end
+            if k < textEnds.count { headPieces.append(Int32(longest)) }
             guard longest >= 0 else { continue }
             if slotOf[longest] < 0 {
                 slotOf[longest] = Int32(members.count)
@@ -314,7 +336,73 @@ struct ChunkValues: ~Copyable {
         listed += branches.values.map { (source: $0.source, bytes: $0.bytes, members: ChunkBits()) }
         listed.sort { ChunkValues.precedes(($0.source, $0.bytes), ($1.source, $1.bytes)) }
         ChunkValues.closeUnderPrefixes(&listed)
+        isCut = listed.count > ChunkValues.maxListed
         return Array(listed.prefix(ChunkValues.maxListed))
+    }
+
+    /// What the chunk's own fields hold past the piece each is listed under, for a query to rule out
+    /// candidates without their rows (`IndexedSearch`): the trigrams of the listed heads (`covered`), and,
+    /// for each of those, the scans that have it in a field where it ends past the field's head (`sets`; a
+    /// trigram not there has an empty set). Nil when `listed` cut its list (a head may then not be listed).
+    /// Called after `listed`.
+    ///
+    /// Why: a longer needle's candidates are the scans that hold all its trigrams, anywhere; `marco`'s are
+    /// in `powercore 20000 mah` and `marché de la croix-rousse` as well, read row by row. A match not proven
+    /// by a piece lies in a field but not inside its head, so the needle's last trigram ends past the head:
+    /// a candidate outside that trigram's set here (and unproven, and with no message holding the needle's
+    /// trigrams) is no match. Only the heads' trigrams get sets: for any other, every scan that has it has
+    /// it outside a head, and the set would rule nothing out.
+    mutating func uncovered() -> (covered: [UInt32], sets: [(gram: UInt32, members: ChunkBits)])? {
+        guard !isCut, headPieces.count == textEnds.count else { return nil }
+        if gramBits.isEmpty { gramBits = [UInt64](repeating: 0, count: 1 << 18) }
+        var covered: [UInt32] = []
+        var done = [Bool](repeating: false, count: count)
+        for k in 0..<textEnds.count {
+            let head = Int(headPieces[k])
+            guard head >= 0, !done[head], sources[head] == ChunkValues.own else { continue }
+            done[head] = true
+            let start = Int(starts[head]), length = Int(lengths[head])
+            guard length >= 3 else { continue }
+            for j in start...(start + length - 3) {
+                let gram = UInt32(arena[j]) << 16 | UInt32(arena[j + 1]) << 8 | UInt32(arena[j + 2])
+                if gramBits[Int(gram >> 6)] & (1 << UInt64(gram & 63)) == 0 {
+                    gramBits[Int(gram >> 6)] |= 1 << UInt64(gram & 63)
+                    covered.append(gram)
+                }
+            }
+        }
+        var slot: [UInt32: Int] = [:]
+        var sets: [(gram: UInt32, members: ChunkBits)] = []
+        var textFrom = 0
+        texts.withUnsafeBytes { texts in
+            for k in 0..<textEnds.count {
+                let end = Int(fields[k] >> 16), textEnd = Int(textEnds[k])
+                defer { textFrom = textEnd }
+                guard sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
+                let head = Int(headPieces[k])
+                let headLength = head >= 0 ? Int(lengths[head]) : 0
+                let length = textEnd - textFrom
+                guard length >= 3, headLength < length else { continue }
+                let offset = Int(fields[k] & 0xFFFF)
+                for j in max(headLength - 2, 0)...(length - 3) {
+                    let at = textFrom + j
+                    let gram = UInt32(texts[at]) << 16 | UInt32(texts[at + 1]) << 8 | UInt32(texts[at + 2])
+                    guard gramBits[Int(gram >> 6)] & (1 << UInt64(gram & 63)) != 0 else { continue }
+                    if let i = slot[gram] {
+                        sets[i].members.insert(offset)
+                    } else {
+                        slot[gram] = sets.count
+                        var members = ChunkBits()
+                        members.insert(offset)
+                        sets.append((gram, members))
+                    }
+                }
+            }
+        }
+        for gram in covered { gramBits[Int(gram >> 6)] = 0 }
+        covered.sort()
+        sets.sort { $0.gram < $1.gram }
+        return (covered, sets)
     }
 
     /// The order of a chunk's list: by source, then bytes (a piece's extensions follow it together).
@@ -366,6 +454,32 @@ extension ChunkValues {
             bytes.append(contentsOf: piece.bytes)
         }
         return bytes
+    }
+
+    /// Calls `body` with each piece of a stored list that holds `needle` (not empty), in order: the list's
+    /// bytes are searched whole, and a piece is compared only where a place found lies in it (a query walks
+    /// a list of hundreds of pieces in every chunk, and most hold nothing of the needle).
+    static func forEachListed(_ list: UnsafeRawBufferPointer, holding needle: UnsafeRawBufferPointer,
+                              _ body: (_ index: Int, _ source: UInt8, _ bytes: UnsafeRawBufferPointer) throws -> Void) rethrows {
+        guard let base = list.baseAddress else { return }
+        func search(from offset: Int) -> Int? {
+            guard offset < list.count else { return nil }
+            return ByteSearch.firstIndex(of: needle, in: UnsafeRawBufferPointer(rebasing: list[offset...])).map { $0 + offset }
+        }
+        var next = search(from: 0)
+        try forEachListed(list) { index, source, bytes in
+            guard next != nil, let start = bytes.baseAddress.map({ base.distance(to: $0) }) else { return }
+            let end = start + bytes.count
+            // A place before the piece lay in a length, one running past its end across into the next.
+            while let at = next, at < end {
+                if at >= start && at + needle.count <= end {
+                    try body(index, source, bytes)
+                    next = search(from: end)
+                    return
+                }
+                next = search(from: at + 1)
+            }
+        }
     }
 
     /// Calls `body` with each piece of a stored list, in order; false when the bytes are not a list (a source

@@ -21,6 +21,11 @@ final class GramWorker: @unchecked Sendable {
         /// The pieces of text many of the chunk's scans share, each with its scans' stored set
         /// (`ChunkValues`), sorted by source and bytes.
         let pieces: [(source: UInt8, bytes: [UInt8], members: [UInt8])]
+        /// What the fields hold past their heads (`ChunkValues.uncovered`), as sealed entries in key order;
+        /// nil when the list of pieces was cut.
+        let uncovered: [(key: [UInt8], value: [UInt8])]?
+        /// Whether scans were added, not only reports' messages.
+        let addsScans: Bool
     }
 
     enum Command {
@@ -126,7 +131,9 @@ final class GramWorker: @unchecked Sendable {
         sets.reserveCapacity(postings.slotKeys.count)
         postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, container))) }
         let pieces = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
-        let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late, pieces: pieces)
+        let uncovered = postings.fresh ? values.uncovered().map { SearchIndexWriter.sealed($0, chunk: postings.chunk) } : nil
+        let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late, pieces: pieces,
+                            uncovered: uncovered, addsScans: values.addsOwnText)
         late = []
         // What comes after for the same chunk is merged into the sets stored.
         postings.reset(chunk: postings.chunk, fresh: false)

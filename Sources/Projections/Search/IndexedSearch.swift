@@ -3,8 +3,8 @@ import Domain
 /// `history`'s filters answered from the search index (`SearchIndex`): chunk by chunk, newest first, the
 /// sets the filters name are read and combined as bits, so that a query costs the chunks of the window and
 /// the rows of its page, plus a check of each candidate only where the index can not be exact (a needle
-/// longer than 3 bytes that no piece many scans share holds, `ChunkValues`; a message in a replay of a
-/// prefix of the log).
+/// longer than 3 bytes that no piece many scans share holds and that the fields past their heads may hold,
+/// `ChunkValues`; a message in a replay of a prefix of the log).
 struct IndexedSearch {
     let models: Models
     /// The lower-cased needle (empty: no search), without a 0 byte.
@@ -112,10 +112,30 @@ struct IndexedSearch {
         if needle.count > 3 {
             var left = bits
             if let proven { left.subtract(proven) }
+            if !left.isEmpty { try ruleOut(&left, from: &bits, messages: messages, chunk: chunk) }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
         return (bits, unsure)
+    }
+
+    /// Takes out of `left` (the candidates no piece proves) and of `bits` those that can not match: a match
+    /// no piece proves has the needle past a field's head, so its last trigram ends there, and a candidate
+    /// without that trigram past its heads (`ChunkValues.uncovered`) and whose message does not hold every
+    /// trigram of the needle is none. Only where the chunk keeps those sets and the trigram is one of its
+    /// heads'.
+    private func ruleOut(_ left: inout ChunkBits, from bits: inout ChunkBits, messages: ChunkBits?, chunk: UInt32) throws {
+        let n = needle.count
+        let gram = UInt32(needle[n - 3]) << 16 | UInt32(needle[n - 2]) << 8 | UInt32(needle[n - 1])
+        let known = try models.tables.withValue(.search, SearchIndex.coveredGramsKey(chunk: chunk)) { list in
+            list.map { SearchIndex.gramList(SealedValue.body($0), contains: gram) } ?? false
+        }
+        guard known else { return }
+        var out = left
+        if let past = try set(SearchIndex.uncoveredKey(gram: gram, chunk: chunk)) { out.subtract(past) }
+        if let messages { out.subtract(messages) }
+        left.subtract(out)
+        bits.subtract(out)
     }
 
     /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle: matches
@@ -128,9 +148,8 @@ struct IndexedSearch {
         try needle.withUnsafeBytes { needle in
             try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
                 guard let list else { return }
-                ChunkValues.forEachListed(SealedValue.body(list)) { index, source, bytes in
+                ChunkValues.forEachListed(SealedValue.body(list), holding: needle) { index, source, bytes in
                     if source == ChunkValues.message && replaying { return }
-                    guard SearchNeedle.contains(bytes, needle) else { return }
                     if matched.contains(where: { $0.source == source && bytes.starts(with: $0.bytes) }) { return }
                     matched.append((index, source, Array(bytes)))
                 }
