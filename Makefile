@@ -43,8 +43,10 @@ browser-deps:
 build: deps
 	$(SWIFT) build
 
+# The release binary carries the Swift runtime and Foundation inside (`--static-swift-stdlib`): every query is a
+# process of its own, and binding twenty shared libraries' symbols at each start cost ~4 ms (docs/SCALE.md).
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 demo: release
 	scripts/demo.sh .build/release/veritrail

@@ -20,7 +20,7 @@
 set -euo pipefail
 
 veritrail=${1:-.build/release/veritrail}
-[ -x "$veritrail" ] || { echo "bench: $veritrail is not an executable (build with swift build -c release)" >&2; exit 64; }
+[ -x "$veritrail" ] || { echo "bench: $veritrail is not an executable (build with make release)" >&2; exit 64; }
 veritrail=$(cd "$(dirname "$veritrail")" && pwd)/$(basename "$veritrail")
 bench_bin=${VERITRAIL_BENCH:-$(dirname "$veritrail")/veritrail-bench}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -177,7 +177,7 @@ if [ -x "$bench_bin" ]; then
   read -r dn ds dr < "$work/decode.out"
   row "decode (veritrail-bench)" "$dr ev/s (${ds} s in-process, $WALL s wall)" ">= 1000000 ev/s" "$(yn ge "$dr" 1000000)" "$(mb "$PEAK")" 200 "$(mb "${ANON:-0}")" "$(mb "${FILE:-0}")" "$dn events"
 else
-  echo "bench: $bench_bin missing; skipping decode (swift build -c release builds it)" >&2
+  echo "bench: $bench_bin missing; skipping decode (make release builds it)" >&2
 fi
 
 # 3. verify the hash chain

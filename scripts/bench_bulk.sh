@@ -18,7 +18,7 @@ set -euo pipefail
 
 veritrail=${1:-.build/release/veritrail}
 baseline=${2:-}
-[ -x "$veritrail" ] || { echo "bench-bulk: $veritrail is not an executable (swift build -c release)" >&2; exit 64; }
+[ -x "$veritrail" ] || { echo "bench-bulk: $veritrail is not an executable (make release)" >&2; exit 64; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${BULK_DIR:-/tmp/veritrail-bulk}
 ROWS=${BULK_ROWS:-5000000}

@@ -18,7 +18,7 @@
 set -euo pipefail
 
 veritrail=${1:-.build/release/veritrail}
-[ -x "$veritrail" ] || { echo "bench-scale: $veritrail is not an executable (swift build -c release)" >&2; exit 64; }
+[ -x "$veritrail" ] || { echo "bench-scale: $veritrail is not an executable (make release)" >&2; exit 64; }
 veritrail=$(cd "$(dirname "$veritrail")" && pwd)/$(basename "$veritrail")
 here=$(cd "$(dirname "$0")/.." && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/veritrail-bench-scale}

@@ -45,7 +45,8 @@ extension ModelTable {
 
     /// The search index's sets (`SearchIndex`): a key of a known kind and shape, a value whose check matches
     /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
-    /// (`ChunkBits`), or a list of shared pieces that reads (`ChunkValues`); and the index's mark, empty.
+    /// (`ChunkBits`), or a list of shared pieces that reads (`ChunkValues`), or a list of the heads'
+    /// trigrams (`SearchIndex.isGramList`); and the index's mark, empty.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
         if key.elementsEqual(SearchIndex.readyKey) { return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes" }
         guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
