@@ -45,8 +45,7 @@ extension ModelTable {
 
     /// The search index's sets (`SearchIndex`): a key of a known kind and shape, a value whose check matches
     /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
-    /// (`ChunkBits`), or a list of shared pieces that reads (`ChunkValues`), or a list of the heads'
-    /// trigrams (`SearchIndex.isGramList`); and the index's mark, empty.
+    /// (`ChunkBits`), or a list of shared pieces that reads (`ChunkValues`); and the index's mark, empty.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
         if key.elementsEqual(SearchIndex.readyKey) { return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes" }
         guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
@@ -65,10 +64,6 @@ extension ModelTable {
             guard key.count == 7 else { return "a shared piece's set's key of \(key.count) bytes" }
         case SearchIndex.uncoveredGram:
             guard key.count == 8 else { return "a trigram past the heads' key of \(key.count) bytes" }
-        case SearchIndex.coveredGrams:
-            guard key.count == 5 else { return "a list of the heads' trigrams' key of \(key.count) bytes" }
-            guard SealedValue.isSound(key: key, value: value) else { return "the list of the heads' trigrams' check does not match its bytes" }
-            return SearchIndex.isGramList(SealedValue.body(value)) ? nil : "a list of the heads' trigrams that is not 3 bytes each, ascending"
         default:
             return "a search set of unknown kind \(key[4])"
         }

@@ -341,9 +341,9 @@ struct ChunkValues: ~Copyable {
     }
 
     /// What the chunk's own fields hold past the piece each is listed under, for a query to rule out
-    /// candidates without their rows (`IndexedSearch`): the trigrams of the listed heads (`covered`), and,
-    /// for each of those, the scans that have it in a field where it ends past the field's head (`sets`; a
-    /// trigram not there has an empty set). Nil when `listed` cut its list (a head may then not be listed).
+    /// candidates without their rows (`IndexedSearch`): for each trigram of the listed heads, the scans that
+    /// have it in a field where it ends past the field's head (a code's unique part, a field no piece lists;
+    /// mostly none), in trigram order. Nil when `listed` cut its list (a head may then not be listed).
     /// Called after `listed`.
     ///
     /// Why: a longer needle's candidates are the scans that hold all its trigrams, anywhere; `marco`'s are
@@ -351,8 +351,8 @@ struct ChunkValues: ~Copyable {
     /// by a piece lies in a field but not inside its head, so the needle's last trigram ends past the head:
     /// a candidate outside that trigram's set here (and unproven, and with no message holding the needle's
     /// trigrams) is no match. Only the heads' trigrams get sets: for any other, every scan that has it has
-    /// it outside a head, and the set would rule nothing out.
-    mutating func uncovered() -> (covered: [UInt32], sets: [(gram: UInt32, members: ChunkBits)])? {
+    /// it outside a head, and the set would rule nothing out (a query finds no set and rules out nothing).
+    mutating func uncovered() -> [(gram: UInt32, members: ChunkBits)]? {
         guard !isCut, headPieces.count == textEnds.count else { return nil }
         if gramBits.isEmpty { gramBits = [UInt64](repeating: 0, count: 1 << 18) }
         var covered: [UInt32] = []
@@ -371,8 +371,10 @@ struct ChunkValues: ~Copyable {
                 }
             }
         }
+        covered.sort()
         var slot: [UInt32: Int] = [:]
-        var sets: [(gram: UInt32, members: ChunkBits)] = []
+        var sets = covered.map { (gram: $0, members: ChunkBits()) }
+        for (i, gram) in covered.enumerated() { slot[gram] = i }
         var textFrom = 0
         texts.withUnsafeBytes { texts in
             for k in 0..<textEnds.count {
@@ -388,21 +390,12 @@ struct ChunkValues: ~Copyable {
                     let at = textFrom + j
                     let gram = UInt32(texts[at]) << 16 | UInt32(texts[at + 1]) << 8 | UInt32(texts[at + 2])
                     guard gramBits[Int(gram >> 6)] & (1 << UInt64(gram & 63)) != 0 else { continue }
-                    if let i = slot[gram] {
-                        sets[i].members.insert(offset)
-                    } else {
-                        slot[gram] = sets.count
-                        var members = ChunkBits()
-                        members.insert(offset)
-                        sets.append((gram, members))
-                    }
+                    sets[slot[gram]!].members.insert(offset)
                 }
             }
         }
         for gram in covered { gramBits[Int(gram >> 6)] = 0 }
-        covered.sort()
-        sets.sort { $0.gram < $1.gram }
-        return (covered, sets)
+        return sets
     }
 
     /// The order of a chunk's list: by source, then bytes (a piece's extensions follow it together).

@@ -92,7 +92,16 @@ struct IndexedSearch {
         if allowed.isEmpty { return nil }
         if needle.isEmpty { return (allowed, nil) }
         let proven = needle.count >= ChunkValues.shortest ? try provenByPieces(chunk: chunk, replaying: replaying) : nil
-        let fields = try needleSet(chunk: chunk, flag: 0, allowed: allowed, proven: proven)
+        let pastHeads = needle.count >= ChunkValues.shortest ? try pastHeads(chunk: chunk) : nil
+        // The fields' trigrams are intersected until every candidate left is proven or ruled out below.
+        var settled = proven
+        if let pastHeads {
+            var outside = allowed
+            outside.subtract(pastHeads)
+            if let proven { outside.formUnion(proven) }
+            settled = outside
+        }
+        let fields = try needleSet(chunk: chunk, flag: 0, allowed: allowed, proven: settled)
         let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, allowed: allowed, proven: proven)
         var bits: ChunkBits
         var unsure: ChunkBits?
@@ -112,30 +121,29 @@ struct IndexedSearch {
         if needle.count > 3 {
             var left = bits
             if let proven { left.subtract(proven) }
-            if !left.isEmpty { try ruleOut(&left, from: &bits, messages: messages, chunk: chunk) }
+            if !left.isEmpty, let pastHeads {
+                // No piece proves it, so a match has the needle's last trigram past a head, or the needle in
+                // its message.
+                var out = left
+                out.subtract(pastHeads)
+                if let messages { out.subtract(messages) }
+                left.subtract(out)
+                bits.subtract(out)
+            }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
         return (bits, unsure)
     }
 
-    /// Takes out of `left` (the candidates no piece proves) and of `bits` those that can not match: a match
-    /// no piece proves has the needle past a field's head, so its last trigram ends there, and a candidate
-    /// without that trigram past its heads (`ChunkValues.uncovered`) and whose message does not hold every
-    /// trigram of the needle is none. Only where the chunk keeps those sets and the trigram is one of its
-    /// heads'.
-    private func ruleOut(_ left: inout ChunkBits, from bits: inout ChunkBits, messages: ChunkBits?, chunk: UInt32) throws {
+    /// The scans of `chunk` that have the needle's last trigram past their fields' heads
+    /// (`ChunkValues.uncovered`): a match no piece proves is one of them, or has the needle in its message.
+    /// Nil when the chunk keeps no such set for the trigram (it is in none of its heads, or scans were added
+    /// to the chunk by a later write): nothing is ruled out then.
+    private func pastHeads(chunk: UInt32) throws -> ChunkBits? {
         let n = needle.count
         let gram = UInt32(needle[n - 3]) << 16 | UInt32(needle[n - 2]) << 8 | UInt32(needle[n - 1])
-        let known = try models.tables.withValue(.search, SearchIndex.coveredGramsKey(chunk: chunk)) { list in
-            list.map { SearchIndex.gramList(SealedValue.body($0), contains: gram) } ?? false
-        }
-        guard known else { return }
-        var out = left
-        if let past = try set(SearchIndex.uncoveredKey(gram: gram, chunk: chunk)) { out.subtract(past) }
-        if let messages { out.subtract(messages) }
-        left.subtract(out)
-        bits.subtract(out)
+        return try set(SearchIndex.uncoveredKey(gram: gram, chunk: chunk))
     }
 
     /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle: matches

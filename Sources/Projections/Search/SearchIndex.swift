@@ -34,10 +34,9 @@ enum SearchIndex {
     static let pieceList: UInt8 = 0xD0
     static let pieceMembers: UInt8 = 0xD1
     /// What the fields hold past the pieces they are listed under (`ChunkValues.uncovered`): per trigram of
-    /// the listed heads, the scans that have it past a head, and the list of those trigrams. Present only
-    /// for a chunk whose scans were all written at once (or remade, `SearchIndexWriter`).
+    /// the listed heads, the scans that have it past a head (often none). Present only for a chunk whose
+    /// scans were all written at once (or remade, `SearchIndexWriter`).
     static let uncoveredGram: UInt8 = 0xD2
-    static let coveredGrams: UInt8 = 0xD3
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (chunk 0, then a 0 where a set has its kind). Its name carries the index's form:
@@ -97,41 +96,6 @@ enum SearchIndex {
     /// The key of the scans of `chunk` that have trigram `gram` (its three bytes) past their fields' heads.
     static func uncoveredKey(gram: UInt32, chunk: UInt32) -> [UInt8] {
         chunkBytes(chunk) + [uncoveredGram, UInt8(truncatingIfNeeded: gram >> 16), UInt8(truncatingIfNeeded: gram >> 8), UInt8(truncatingIfNeeded: gram)]
-    }
-
-    /// The key of the list of trigrams of `chunk`'s listed heads: 3 bytes each, ascending.
-    static func coveredGramsKey(chunk: UInt32) -> [UInt8] { chunkBytes(chunk) + [coveredGrams] }
-
-    /// A list of trigrams as stored at `coveredGramsKey`: 3 bytes each, ascending.
-    static func encodedGramList(_ grams: [UInt32]) -> [UInt8] {
-        grams.flatMap { [UInt8(truncatingIfNeeded: $0 >> 16), UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] }
-    }
-
-    /// Whether `list` reads as a list of trigrams (`encodedGramList`).
-    static func isGramList(_ list: UnsafeRawBufferPointer) -> Bool {
-        guard list.count % 3 == 0 else { return false }
-        var last: Int = -1
-        for i in stride(from: 0, to: list.count, by: 3) {
-            let gram = Int(list[i]) << 16 | Int(list[i + 1]) << 8 | Int(list[i + 2])
-            guard gram > last else { return false }
-            last = gram
-        }
-        return true
-    }
-
-    /// Whether the stored list of trigrams `list` holds `gram`, by bisection (a list that does not read
-    /// answers no: its trigram's set is then not used).
-    static func gramList(_ list: UnsafeRawBufferPointer, contains gram: UInt32) -> Bool {
-        guard list.count % 3 == 0 else { return false }
-        var low = 0, high = list.count / 3
-        while low < high {
-            let middle = (low + high) / 2
-            let at = 3 * middle
-            let found = UInt32(list[at]) << 16 | UInt32(list[at + 1]) << 8 | UInt32(list[at + 2])
-            if found == gram { return true }
-            if found < gram { low = middle + 1 } else { high = middle }
-        }
-        return false
     }
 
     /// The distinct grams of the lower-cased `text` (one field, or several each followed by a 0 byte), with

@@ -161,7 +161,7 @@ final class SearchIndexWriter {
             } else {
                 // Scans added to a chunk stored before: its sets past the heads no longer know every scan's
                 // heads, and go (until the chunk is full and its pieces are made again, `remakePieces`).
-                if made.addsScans { try deleteKinds([SearchIndex.uncoveredGram, SearchIndex.coveredGrams], of: made.chunk, in: tables) }
+                if made.addsScans { try deleteKinds([SearchIndex.uncoveredGram], of: made.chunk, in: tables) }
                 try mergePieces(made, into: tables)
                 for (key, value) in made.sets {
                     let merged = try tables.withValue(.search, key) { stored in
@@ -255,7 +255,7 @@ final class SearchIndexWriter {
                 }
             }
         }
-        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.coveredGrams], of: chunk, in: tables)
+        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram], of: chunk, in: tables)
         try putPieces(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables, appending: false)
         if let uncovered = values.uncovered() {
             for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
@@ -271,16 +271,12 @@ final class SearchIndexWriter {
         for key in stale { try tables.delete(.search, key) }
     }
 
-    /// The entries of `chunk`'s sets past the heads (`ChunkValues.uncovered`), sealed, in key order: each
-    /// trigram's set, then their list.
-    static func sealed(_ uncovered: (covered: [UInt32], sets: [(gram: UInt32, members: ChunkBits)]), chunk: UInt32) -> [(key: [UInt8], value: [UInt8])] {
-        var entries = uncovered.sets.map { gram, members in
+    /// The entries of `chunk`'s sets past the heads (`ChunkValues.uncovered`), sealed, in key order.
+    static func sealed(_ uncovered: [(gram: UInt32, members: ChunkBits)], chunk: UInt32) -> [(key: [UInt8], value: [UInt8])] {
+        uncovered.map { gram, members in
             let key = SearchIndex.uncoveredKey(gram: gram, chunk: chunk)
             return (key: key, value: SealedValue.seal(key: key, members.container()))
         }
-        let listKey = SearchIndex.coveredGramsKey(chunk: chunk)
-        entries.append((listKey, SealedValue.seal(key: listKey, SearchIndex.encodedGramList(uncovered.covered))))
-        return entries
     }
 
     private func writeLate(to tables: any ModelTables) throws {
