@@ -379,10 +379,13 @@ extension SnapshotReplayTests {
         for i in 0..<(t - 1) { fields.append((100 + i, "omega seamaster", ChunkValues.own)) }
         // The same text as a message is a piece of its own source.
         for i in 0..<t { fields.append((200 + i, "rolex submariner", ChunkValues.message)) }
+        // A message needs fewer: `messageThreshold` of them.
+        for i in 0..<ChunkValues.messageThreshold { fields.append((400 + i, "no receipt", ChunkValues.message)) }
+        for i in 0..<(ChunkValues.messageThreshold - 1) { fields.append((500 + i, "sticker over qr", ChunkValues.message)) }
         // Fields shorter than a needle looked for in pieces: never pieces.
         for i in 0..<(2 * t) { fields.append((300 + i, "abc", ChunkValues.own)) }
         let listed = ChunkValuesTests.listed(fields)
-        #expect(Set(listed.keys) == ["https://verify.example/c/", "10000", "rolex submariner", "message:rolex submariner"])
+        #expect(Set(listed.keys) == ["https://verify.example/c/", "10000", "rolex submariner", "message:rolex submariner", "message:no receipt"])
         #expect(listed["https://verify.example/c/"] == Array(0..<t))
         #expect(listed["rolex submariner"] == Array(0..<t))
         #expect(listed["message:rolex submariner"] == Array(200..<(200 + t)))

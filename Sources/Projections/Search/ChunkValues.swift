@@ -13,8 +13,8 @@ import SystemCalls
 /// the whole of it, its first 4, 8, 16 or 32 bytes, or what ends with a delimiter (a code's
 /// `https://verify.veritrail.example/c/role-` before `9f3a…`); or a prefix of a tail, the text from a
 /// delimiter past that shared head (`?lot=07`, in `…/c/role-9f3a?lot=07317`, `addTails`). A field or tail is
-/// listed under the longest of its pieces that at least `threshold` of the chunk's fields and tails have (a
-/// needle in a shorter one is in the longer).
+/// listed under the longest of its pieces that at least `threshold` (`messageThreshold`) of the chunk's fields
+/// and tails have (a needle in a shorter one is in the longer).
 ///
 /// Stored per chunk (`SearchIndex`): the list of pieces at `[chunk, list]` (`encodedList`), and the scans of
 /// the piece listed `i`-th at `[chunk, members, i (2 bytes)]`, as the index's other sets (`ChunkBits`). A
@@ -37,6 +37,10 @@ struct ChunkValues: ~Copyable {
     /// (`isFixedLength`; a tail's, `isTailLength`), and every prefix that ends with a delimiter
     /// (`isDelimiter`), at most `maxPrefixes` of them, shortest first.
     static let maxPrefixes = 16
+    /// The same for a piece of reports' messages: a chunk's scans have few reports, and only those made
+    /// while the chunk was written are counted (a later one's message goes to the gram sets alone), so a
+    /// message many reports repeat may have a handful a chunk.
+    static let messageThreshold = 4
     /// A needle must be at least this long to be looked for in the pieces: a shorter one is answered
     /// exactly by the gram sets.
     static let shortest = 4
@@ -173,7 +177,7 @@ struct ChunkValues: ~Copyable {
                 let end = Int(field >> 16), textEnd = Int(textEnds[k])
                 defer { from = end; textFrom = textEnd }
                 var shared = 0
-                for i in from..<end where seen[Int(fieldPieces[i])] >= ChunkValues.threshold { shared = Int(lengths[Int(fieldPieces[i])]) }
+                for i in from..<end where passes(Int(fieldPieces[i])) { shared = Int(lengths[Int(fieldPieces[i])]) }
                 let text = texts.baseAddress! + textFrom, length = textEnd - textFrom
                 let source = sources[Int(fieldPieces[end - 1])]
                 var tails = 0
@@ -192,6 +196,12 @@ struct ChunkValues: ~Copyable {
                 }
             }
         }
+    }
+
+    /// Whether enough fields have the piece at `index` for it to be listed.
+    @inline(__always)
+    private func passes(_ index: Int) -> Bool {
+        seen[index] >= (sources[index] == ChunkValues.message ? ChunkValues.messageThreshold : ChunkValues.threshold)
     }
 
     /// Whether a prefix that ends with `byte` is a piece, and a tail starts after it: the punctuation that
@@ -300,7 +310,7 @@ struct ChunkValues: ~Copyable {
         for (k, field) in fields.enumerated() {
             let end = Int(field >> 16)
             var longest = -1
-            for i in from..<end where seen[Int(fieldPieces[i])] >= ChunkValues.threshold {
+            for i in from..<end where passes(Int(fieldPieces[i])) {
                 if longest >= 0 { isBelowLongest[longest] = true }
                 longest = Int(fieldPieces[i])
             }
