@@ -102,7 +102,7 @@ for N in $SIZES; do
   put "append 1 event (ms)" "$N" "$(median_ms append)"
 
   echo "  search" >&2
-  for needle in e ho kyo hologram "verify.veritrail" "lace-up boots" "s-0000042" zzqxj; do
+  for needle in e ho kyo hologram "verify.veritrail" "lace-up boots" "s-0000042" zzqxj "lot=0" "asic-" marco sticker "example/c/role"; do
     n=$("$veritrail" history --search "$needle" --limit 1 "${q[@]}" | total)
     put "history --search \"$needle\" (ms; matches)" "$N" "$(median_ms "$veritrail" history --search "$needle" "${q[@]}"); $n"
   done

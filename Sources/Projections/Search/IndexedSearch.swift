@@ -158,6 +158,9 @@ struct IndexedSearch {
                 guard let list else { return }
                 ChunkValues.forEachListed(SealedValue.body(list), holding: needle) { index, source, bytes in
                     if source == ChunkValues.message && replaying { return }
+                    // A list is sorted but for what later writes added at its end: the pieces below one
+                    // matched mostly follow it (a code's every brand head after `https://…/c/`).
+                    if let last = matched.last, last.source == source, bytes.starts(with: last.bytes) { return }
                     if matched.contains(where: { $0.source == source && bytes.starts(with: $0.bytes) }) { return }
                     matched.append((index, source, Array(bytes)))
                 }
