@@ -12,6 +12,8 @@ public final class EventLog: @unchecked Sendable {
     public let directory: String
     let events: Database
     let ids: Database
+    /// The name of the log's table of events (keyed by seq, 8 bytes big-endian).
+    public static let eventsTable = "events"
 
     /// The databases other components opened with the log's (`init`'s `alsoOpening`), in that order.
     public let companions: [Database]
@@ -49,7 +51,7 @@ public final class EventLog: @unchecked Sendable {
             throw StoreError("can not open the store at \(directory): \(error)")
         }
         do {
-            let names = ["events", "ids"] + alsoOpening
+            let names = [EventLog.eventsTable, "ids"] + alsoOpening
             let databases: [Database]
             do {
                 databases = try environment.openDatabases(names, flags: creating ? [.create] : [])
