@@ -96,11 +96,6 @@ public final class SweptLeaves: @unchecked Sendable {
         for name in tables {
             guard let record = opened.named.first(where: { $0.name == name })?.record else { return nil }
             var map = LeafMap(record: record, pages: [], lows: [])
-            // As many as the record counts (the walk checks it), at most one per page: no room doubled for
-            // nothing (20 MB at ten million events).
-            let listed = Int(min(record.leafPages, lastPage))
-            map.pages.reserveCapacity(listed)
-            map.lows.reserveCapacity(listed)
             var counted = PageAudit.Counts()
             let damage = opened.audit.descend(record, name, nodeFlags: Node.bigData, listing: { visit in
                 let low: UInt64
