@@ -68,8 +68,7 @@ public struct PageAudit {
     var inUse: PageSet?
     /// The large values' pages (first, count) found while `inUse` is nil.
     var overflowPages: [(first: UInt64, count: UInt64)] = []
-    /// The pages read since they were last let go of (`note`).
-    var released = MappedSpan()
+    private var released = MappedSpan()
     private var pagesSinceRelease = 0
 
     /// Walks every tree of `transaction`'s snapshot: `main`, every database it names, and the free list,

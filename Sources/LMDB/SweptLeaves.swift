@@ -87,8 +87,6 @@ public final class SweptLeaves: @unchecked Sendable {
     private static func leafMaps(_ transaction: Transaction, tables: [String]) throws -> Maps? {
         guard case .opened(var opened) = try PageAudit.open(transaction),
               let bounds = transaction.environment.mapBounds(try transaction.live) else { return nil }
-        // The branch pages read (and the kernel's pages around them) are let go of, as the audit does.
-        defer { opened.audit.released.release() }
         let lastPage = opened.audit.lastPage
         // Only the tables' own pages, which `complete` adds to the rest of the audit's.
         opened.audit.inUse = PageSet(count: Int(lastPage) + 1)
