@@ -47,25 +47,13 @@ extension Store {
     /// so it can run on a thread of its own beside the chain's check. The damage found, or nil.
     public func auditPages() throws -> PageDamage? {
         let models = Set(ModelTable.allCases.map(\.name))
-        let damage = try audit { txn, records in try PageAudit.run(txn, records: records) }
-        return damage.isEmpty ? nil : PageDamage(damage: damage, readModels: models)
-    }
-
-    /// `auditPages` without the leaf pages of `swept`'s tables, which a sweep audits (`SweptLeaves`): what it
-    /// leaves to complete, or nil when it found damage (then `auditPages` says what).
-    public func auditPages(leavingLeavesTo swept: SweptLeaves) throws -> PageAudit.Partial? {
-        try audit { txn, records in try PageAudit.run(txn, leavingLeavesTo: swept, records: records) }
-    }
-
-    /// Runs `body` in a read transaction with the read models' record checks, again when other writers moved
-    /// the snapshot before it was read (`SnapshotMoved`).
-    private func audit<R>(_ body: (Transaction, (String) -> PageAudit.RecordCheck?) throws -> R) throws -> R {
         for _ in 0..<8 {
             do {
-                return try log.environment.read { txn in
+                let damage = try log.environment.read { txn in
                     let head = try LogReader(log: log, transaction: txn).head().seq
-                    return try body(txn) { name in ModelTable.recordCheck(forTableNamed: name, head: head) }
+                    return try PageAudit.run(txn) { name in ModelTable.recordCheck(forTableNamed: name, head: head) }
                 }
+                return damage.isEmpty ? nil : PageDamage(damage: damage, readModels: models)
             } catch is SnapshotMoved {
                 continue
             }

@@ -12,8 +12,6 @@ public final class EventLog: @unchecked Sendable {
     public let directory: String
     let events: Database
     let ids: Database
-    /// The name of the log's table of events (keyed by seq, 8 bytes big-endian).
-    public static let eventsTable = "events"
 
     /// The databases other components opened with the log's (`init`'s `alsoOpening`), in that order.
     public let companions: [Database]
@@ -51,7 +49,7 @@ public final class EventLog: @unchecked Sendable {
             throw StoreError("can not open the store at \(directory): \(error)")
         }
         do {
-            let names = [EventLog.eventsTable, "ids"] + alsoOpening
+            let names = ["events", "ids"] + alsoOpening
             let databases: [Database]
             do {
                 databases = try environment.openDatabases(names, flags: creating ? [.create] : [])

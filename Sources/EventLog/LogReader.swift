@@ -88,12 +88,6 @@ public struct LogReader {
     /// Calls `body` with every stored record from `from` through `to` without decoding it.
     public func forEachRecord(from: UInt64 = 1, through to: UInt64 = .max,
                               _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool) throws {
-        try forEachEntry(from: from, through: to) { seq, _, value in try body(seq, value) }
-    }
-
-    /// `forEachRecord` with each record's key as stored too (`log verify` audits the pages the keys are in).
-    public func forEachEntry(from: UInt64 = 1, through to: UInt64 = .max,
-                             _ body: (UInt64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         guard from <= to else { return }
         let cursor = try transaction.cursor(log.events)
         var entry = try from.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
@@ -101,7 +95,7 @@ public struct LogReader {
         while let (key, value) = entry {
             guard let seq = UInt64(bigEndianBytes: key) else { throw StoreError("the log holds a damaged key") }
             if seq > to { break }
-            guard try body(seq, key, value) else { return }
+            guard try body(seq, value) else { return }
             read += 1
             if read % PageRelease.logRecords == 0 { transaction.releaseReadPages() }
             entry = try cursor.next()

@@ -60,14 +60,10 @@ public struct PageAudit {
     /// Checks one database's records, key and value (a large value whole): a reason when one is damaged.
     public typealias RecordCheck = (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String?
 
-    let map: UnsafeRawPointer
-    let pageSize: Int
-    let lastPage: UInt64
-    /// The pages found in use so far; nil when they are counted elsewhere (`SweptLeaves`: a sweep's audit of
-    /// the leaves it reads, whose large values' pages are kept in `overflowPages` instead).
-    var inUse: PageSet?
-    /// The large values' pages (first, count) found while `inUse` is nil.
-    var overflowPages: [(first: UInt64, count: UInt64)] = []
+    private let map: UnsafeRawPointer
+    private let pageSize: Int
+    private let lastPage: UInt64
+    private var inUse: PageSet
     private var released = MappedSpan()
     private var pagesSinceRelease = 0
 
@@ -82,92 +78,10 @@ public struct PageAudit {
     /// whether a rebuild may keep that table (`Store.rebuild`, the search index).
     public static func run(_ transaction: Transaction, only: String? = nil,
                            records: (String) -> RecordCheck? = { _ in nil }) throws -> [DamagedPage] {
-        var opened: Opened
-        switch try open(transaction) {
-        case .nothing: return []
-        case .damaged(let damage): return [damage]
-        case .opened(let audit): opened = audit
-        }
-        defer { opened.audit.released.release() }
-        var found: [DamagedPage] = []
-        for (name, record) in opened.named where only == nil || only == name {
-            let check = records(name)
-            if let damage = opened.audit.walk(record, name, nodeFlags: Node.bigData, leaf: { key, value, _ in
-                check?(key, value)
-            }) { found.append(damage) }
-        }
-        if only != nil { return found }
-        var freeLists: [UnsafeRawBufferPointer] = []
-        if let damage = opened.audit.walk(opened.free, "free pages", nodeFlags: Node.bigData, leaf: { _, value, _ in
-            freeLists.append(value)
-            return nil
-        }) ?? opened.audit.checkFree(freeLists) { found.append(damage) }
-        return found
-    }
-
-    /// `run` without the leaf pages of `swept`'s tables, which a sweep audits as it reads them (`SweptLeaves`),
-    /// for `swept` to complete. Nil when it found damage, or could not leave them (a record check for one of
-    /// them): run the whole audit, which says what and where.
-    public static func run(_ transaction: Transaction, leavingLeavesTo swept: SweptLeaves,
-                           records: (String) -> RecordCheck? = { _ in nil }) throws -> Partial? {
-        guard case .opened(var opened) = try open(transaction) else { return nil }
-        defer { opened.audit.released.release() }
-        var skipped: [String: TreeRecord] = [:]
-        for (name, record) in opened.named {
-            let check = records(name)
-            if swept.tables.contains(name) {
-                guard check == nil else { return nil }
-                skipped[name] = record
-                continue
-            }
-            guard opened.audit.walk(record, name, nodeFlags: Node.bigData, leaf: { key, value, _ in
-                check?(key, value)
-            }) == nil else { return nil }
-        }
-        var freeLists: [UnsafeRawBufferPointer] = []
-        guard opened.audit.walk(opened.free, "free pages", nodeFlags: Node.bigData, leaf: { _, value, _ in
-            freeLists.append(value)
-            return nil
-        }) == nil, opened.audit.checkFree(freeLists) == nil, let inUse = opened.audit.inUse else { return nil }
-        return Partial(inUse: inUse, skipped: skipped, snapshot: opened.snapshot)
-    }
-
-    /// What `run(_:leavingLeavesTo:records:)` found: no damage in the pages it walked, which it marked in use
-    /// (the free list's too), and the records of the tables it left to a sweep.
-    public struct Partial: Sendable {
-        var inUse: PageSet
-        var skipped: [String: TreeRecord]
-        var snapshot: UInt64
-
-        /// Whether the sweep audited every leaf page it was left, sound, so that the store has no damage;
-        /// false says nothing of the store: run the whole audit (`run`), whose answer is the answer.
-        public func complete(with swept: SweptLeaves) -> Bool { swept.complete(self) }
-    }
-
-    /// The audit of `transaction`'s snapshot as far as its meta page and `main` (which names the databases).
-    enum Opening {
-        /// No named database (the main database is empty): nothing but the meta pages.
-        case nothing
-        /// The meta page or `main` is damaged.
-        case damaged(DamagedPage)
-        case opened(Opened)
-    }
-
-    /// An audit that has walked `main`: its free list's record, and the databases `main` names, in order.
-    struct Opened {
-        var audit: PageAudit
-        var free: TreeRecord
-        var named: [(name: String, record: TreeRecord)]
-        /// The snapshot's transaction id, which says which pages it reads.
-        var snapshot: UInt64
-    }
-
-    /// Reads `transaction`'s meta page and walks `main`. Throws `SnapshotMoved` when other processes committed
-    /// twice since the transaction began, before its meta page was read.
-    static func open(_ transaction: Transaction) throws -> Opening {
         let txn = try transaction.live
         guard let (map, pageSize, _) = transaction.environment.mapping(txn), let base = map.baseAddress else {
-            return .nothing
+            // No named database (the main database is empty): nothing but the meta pages.
+            return []
         }
         // The meta page of this snapshot: LMDB writes transaction N's meta to page N mod 2.
         // LMDB's `size_t`, which Swift reads as `Int`: a damaged meta page can make it negative.
@@ -177,10 +91,11 @@ public struct PageAudit {
         guard meta.load(UInt64.self, at: 144) == txnid else { throw SnapshotMoved() }
         let lastPage = meta.load(UInt64.self, at: 136)
         guard lastPage < UInt64(map.count / pageSize) else {
-            return .damaged(DamagedPage(database: "meta", page: txnid & 1, reason: "names page \(lastPage), past the map", extent: .tree))
+            return [DamagedPage(database: "meta", page: txnid & 1, reason: "names page \(lastPage), past the map", extent: .tree)]
         }
         var audit = PageAudit(map: base, pageSize: pageSize, lastPage: lastPage, inUse: PageSet(count: Int(lastPage) + 1))
         let free = TreeRecord(meta + 40), main = TreeRecord(meta + 88)
+        defer { audit.released.release() }
         var named: [(name: String, record: TreeRecord)] = []
         if let damage = audit.walk(main, "main", nodeFlags: Node.subData, leaf: { key, value, flags in
             guard flags & Node.subData != 0, flags & Node.dupData == 0, value.count == TreeRecord.size else {
@@ -188,14 +103,24 @@ public struct PageAudit {
             }
             named.append((String(decoding: key, as: UTF8.self), TreeRecord(value.baseAddress!)))
             return nil
-        }) {
-            audit.released.release()
-            return .damaged(damage)
+        }) { return [damage] }
+        var found: [DamagedPage] = []
+        for (name, record) in named where only == nil || only == name {
+            let check = records(name)
+            if let damage = audit.walk(record, name, nodeFlags: Node.bigData, leaf: { key, value, _ in
+                check?(key, value)
+            }) { found.append(damage) }
         }
-        return .opened(Opened(audit: audit, free: free, named: named, snapshot: txnid))
+        if only != nil { return found }
+        var freeLists: [UnsafeRawBufferPointer] = []
+        if let damage = audit.walk(free, "free pages", nodeFlags: Node.bigData, leaf: { _, value, _ in
+            freeLists.append(value)
+            return nil
+        }) ?? audit.checkFree(freeLists) { found.append(damage) }
+        return found
     }
 
-    init(map: UnsafeRawPointer, pageSize: Int, lastPage: UInt64, inUse: PageSet?) {
+    private init(map: UnsafeRawPointer, pageSize: Int, lastPage: UInt64, inUse: PageSet) {
         self.map = map
         self.pageSize = pageSize
         self.lastPage = lastPage
@@ -204,7 +129,7 @@ public struct PageAudit {
 
     /// One page to visit: its number, its level (1: the root), and the keys its parent routes to it
     /// (`low` ≤ key < `high`; nil: unbounded).
-    struct Visit {
+    private struct Visit {
         var page: UInt64
         var level: Int
         var low: UnsafeRawBufferPointer?
@@ -215,44 +140,12 @@ public struct PageAudit {
     /// overflow pages when large) and node flags (at most `nodeFlags`); returns the first damage.
     private mutating func walk(_ record: TreeRecord, _ name: String, nodeFlags: UInt16,
                                leaf: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UInt16) -> String?) -> DamagedPage? {
-        var counted = Counts()
-        if let damage = descend(record, name, nodeFlags: nodeFlags, counting: &counted, leaf: leaf) { return damage }
-        guard counted == Counts(record) else {
-            return Self.damaged(record, name, 0, "the database's record counts \(record.branchPages) branch, \(record.leafPages) leaf, "
-                + "\(record.overflowPages) overflow pages and \(record.entries) entries; its tree has \(counted.branch), "
-                + "\(counted.leaf), \(counted.overflow) and \(counted.entries)")
-        }
-        return nil
-    }
-
-    /// The pages, large values' pages and entries a walk counted (a tree's record holds what they must be).
-    struct Counts: Equatable {
-        var branch: UInt64 = 0, leaf: UInt64 = 0, overflow: UInt64 = 0, entries: UInt64 = 0
-
-        init() {}
-        init(_ record: TreeRecord) {
-            (branch, leaf, overflow, entries) = (record.branchPages, record.leafPages, record.overflowPages, record.entries)
-        }
-    }
-
-    /// A damage of the tree of `record`. A drop reads the leaves of a tree with large values (to free their
-    /// pages), so damage to a leaf of one reaches the tree; a value that does not check, in a leaf and overflow
-    /// pages found sound, does not (the snapshots of `model.snapshots` are large values).
-    private static func damaged(_ record: TreeRecord, _ name: String, _ page: UInt64, _ reason: String,
-                                _ extent: DamagedPage.Extent = .tree) -> DamagedPage {
-        DamagedPage(database: name, page: page, reason: reason,
-                    extent: record.overflowPages == 0 || extent == .records ? extent : .tree)
-    }
-
-    /// The walk of `walk` without its last check, the counts: it adds what it finds to `counted`. It starts at
-    /// the root, or at `start` (a page of the tree whose place in it is known: `SweptLeaves`). With `listing`,
-    /// a leaf page is not read but given to `listing` once it is found in the file and reached once (false
-    /// stops the walk: a damage, whose reason is for no one to read).
-    mutating func descend(_ record: TreeRecord, _ name: String, nodeFlags: UInt16, from start: Visit? = nil,
-                          listing: ((Visit) -> Bool)? = nil, counting counted: inout Counts,
-                          leaf: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UInt16) -> String?) -> DamagedPage? {
+        // A drop reads the leaves of a tree with large values (to free their pages), so damage to a leaf of
+        // one reaches the tree; a value that does not check, in a leaf and overflow pages found sound, does not
+        // (the snapshots of `model.snapshots` are large values).
         func damaged(_ page: UInt64, _ reason: String, _ extent: DamagedPage.Extent = .tree) -> DamagedPage {
-            Self.damaged(record, name, page, reason, extent)
+            DamagedPage(database: name, page: page, reason: reason,
+                        extent: record.overflowPages == 0 || extent == .records ? extent : .tree)
         }
         let integerKeys: Bool
         switch record.flags {
@@ -267,21 +160,17 @@ public struct PageAudit {
         }
         guard record.depth >= 1, record.depth <= 32 else { return damaged(0, "the database's record has a depth of \(record.depth)") }
         let compare = integerKeys ? PageAudit.compareIntegers(_:_:) : PageAudit.compareBytes(_:_:)
-        var stack = [start ?? Visit(page: record.root, level: 1, low: nil, high: nil)]
+        var counted = (branch: UInt64(0), leaf: UInt64(0), overflow: UInt64(0), entries: UInt64(0))
+        var stack = [Visit(page: record.root, level: 1, low: nil, high: nil)]
         var previousKey: UnsafeRawBufferPointer?
         while let visit = stack.popLast() {
             guard visit.page >= 2, visit.page <= lastPage else {
                 return damaged(visit.page, "a page number past the last page in use (\(lastPage))")
             }
-            guard inUse?.insert(visit.page) ?? true else { return damaged(visit.page, "the page is reached twice") }
-            let isLeaf = visit.level == Int(record.depth)
-            if isLeaf, let listing {
-                guard listing(visit) else { return damaged(visit.page, "a leaf page that can not be listed") }
-                counted.leaf += 1
-                continue
-            }
+            guard inUse.insert(visit.page) else { return damaged(visit.page, "the page is reached twice") }
             let page = map + Int(visit.page) * pageSize
             note(page)
+            let isLeaf = visit.level == Int(record.depth)
             guard page.load(UInt64.self, at: 0) == visit.page else { return damaged(visit.page, "the page's header carries another page number") }
             let kind = page.load(UInt16.self, at: 10)
             guard kind == (isLeaf ? PageKind.leaf : PageKind.branch) else {
@@ -322,7 +211,7 @@ public struct PageAudit {
                     // Other flags make a cursor read the node as a nested database.
                     guard node.flags & ~nodeFlags == 0 else { return damaged(visit.page, "node \(i) has flags \(node.flags)", .leafPage) }
                     if node.flags & Node.bigData != 0 {
-                        guard let (first, pages) = largeValue(node) else {
+                        guard let (first, pages) = overflowPages(node) else {
                             return damaged(visit.page, "node \(i)'s large value points at damaged overflow pages")
                         }
                         counted.overflow += pages
@@ -353,6 +242,12 @@ public struct PageAudit {
                 }
             }
         }
+        guard counted.branch == record.branchPages, counted.leaf == record.leafPages,
+              counted.overflow == record.overflowPages, counted.entries == record.entries else {
+            return damaged(0, "the database's record counts \(record.branchPages) branch, \(record.leafPages) leaf, "
+                + "\(record.overflowPages) overflow pages and \(record.entries) entries; its tree has \(counted.branch), "
+                + "\(counted.leaf), \(counted.overflow) and \(counted.entries)")
+        }
         return nil
     }
 
@@ -366,7 +261,7 @@ public struct PageAudit {
 
     /// The first overflow page of a leaf node's large value and how many there are, checked and marked in
     /// use; nil when they are not the value's.
-    private mutating func largeValue(_ node: Node) -> (first: UInt64, count: UInt64)? {
+    private mutating func overflowPages(_ node: Node) -> (first: UInt64, count: UInt64)? {
         let first = node.data.loadUnaligned(as: UInt64.self)
         guard first >= 2, first <= lastPage else { return nil }
         let page = map + Int(first) * pageSize
@@ -375,11 +270,7 @@ public struct PageAudit {
         let needed = UInt64((16 + node.dataSize + pageSize - 1) / pageSize)
         guard page.load(UInt64.self, at: 0) == first, page.load(UInt16.self, at: 10) == PageKind.overflow,
               pages == needed, first + pages - 1 <= lastPage else { return nil }
-        if inUse == nil {
-            overflowPages.append((first, pages))
-        } else {
-            for p in first..<(first + pages) { guard inUse!.insert(p) else { return nil } }
-        }
+        for p in first..<(first + pages) { guard inUse.insert(p) else { return nil } }
         note(page)
         return (first, pages)
     }
@@ -400,7 +291,7 @@ public struct PageAudit {
                 guard page < previous else { return damaged("a record's pages are out of order") }
                 previous = page
                 guard page >= 2, page <= lastPage else { return damaged("names page \(page), past the last page in use (\(lastPage))") }
-                guard inUse?.insert(page) ?? true else { return damaged("names page \(page), which is in use or listed twice") }
+                guard inUse.insert(page) else { return damaged("names page \(page), which is in use or listed twice") }
             }
         }
         return nil
@@ -411,11 +302,8 @@ public struct PageAudit {
     /// random, as during `log verify`), so 512 pages read keep up to 32 MiB mapped (2,048 made a 10M
     /// verify's peak 290 MB). The span released takes in those 64 KiB, within the pages in use: pages mapped
     /// around the first or last page read were left mapped (a 10M verify once peaked at 305 MB).
-    /// Not in a sweep's audit of its leaves (`inUse` nil): the sweep lets go of the pages it reads, and
-    /// dropping them here would make it fault them in again.
     @inline(__always)
     private mutating func note(_ page: UnsafeRawPointer) {
-        guard inUse != nil else { return }
         let around = 65_536
         let offset = page - map
         let low = max(0, offset & ~(around - 1))
@@ -459,7 +347,7 @@ public struct PageAudit {
 public struct SnapshotMoved: Error, Sendable {}
 
 /// Page kinds of LMDB's page header (`mp_flags`) as a committed page carries them.
-enum PageKind {
+private enum PageKind {
     static let branch: UInt16 = 0x01
     static let leaf: UInt16 = 0x02
     static let overflow: UInt16 = 0x04
@@ -467,7 +355,7 @@ enum PageKind {
 
 /// A node of a B-tree page: `mn_lo`, `mn_hi` (a leaf's value size, or with `mn_flags` a branch's child
 /// page), `mn_flags`, `mn_ksize`, then the key and the value.
-struct Node {
+private struct Node {
     static let bigData: UInt16 = 0x01
     static let subData: UInt16 = 0x02
     static let dupData: UInt16 = 0x04
@@ -485,7 +373,7 @@ struct Node {
 }
 
 /// A database's record (`MDB_db`, 48 bytes): in the meta page for LMDB's two, in `main` for named ones.
-struct TreeRecord: Equatable, Sendable {
+private struct TreeRecord {
     static let size = 48
     static let noPage = UInt64.max
     static let integerKey: UInt16 = 0x08
@@ -505,7 +393,7 @@ struct TreeRecord: Equatable, Sendable {
 }
 
 /// One bit per page of the file: whether a tree or the free list has it.
-struct PageSet: Sendable {
+private struct PageSet {
     private var words: [UInt64]
     init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
 
@@ -515,16 +403,6 @@ struct PageSet: Sendable {
         let word = Int(page >> 6), bit = UInt64(1) << (page & 63)
         if words[word] & bit != 0 { return false }
         words[word] |= bit
-        return true
-    }
-
-    /// Adds the pages of `other`, a set of as many pages; false when a page is in both.
-    mutating func merge(_ other: PageSet) -> Bool {
-        guard other.words.count == words.count else { return false }
-        for i in words.indices {
-            guard words[i] & other.words[i] == 0 else { return false }
-            words[i] |= other.words[i]
-        }
         return true
     }
 }

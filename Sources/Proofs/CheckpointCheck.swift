@@ -1,7 +1,7 @@
 import Dispatch
 public import Domain
 public import EventLog
-public import LMDB
+import LMDB
 import SystemCalls
 
 /// `log verify` with the kept checkpoint (proofs.md §2): the chain of events.md §2 as `LogVerifier` checks
@@ -19,17 +19,13 @@ import SystemCalls
 /// first, and its entries compared with the events' ids and seqs as a whole (`IdIndexFingerprint`) instead of
 /// one lookup per event; when they differ, `LogVerifier` looks every id up and says which event is first.
 public enum CheckpointCheck {
-    ///
-    /// With `leaves` (whose tables are the log's and the tree's), the sweep audits the leaf pages it reads
-    /// (`SweptLeaves`), for the page audit to leave them out.
-    public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?,
-                              leaves: SweptLeaves? = nil) throws -> LogVerifier.Outcome {
-        try verify(log, proofs: proofs, digest: digest, chunkLevel: Sweep.chunkLevel, leaves: leaves)
+    public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?) throws -> LogVerifier.Outcome {
+        try verify(log, proofs: proofs, digest: digest, chunkLevel: Sweep.chunkLevel)
     }
 
     /// `verify` in chunks of 2^`chunkLevel` events (tests give small ones).
     static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?,
-                       chunkLevel: Int, leaves: SweptLeaves? = nil) throws -> LogVerifier.Outcome {
+                       chunkLevel: Int) throws -> LogVerifier.Outcome {
         // Read before the log: a checkpoint is signed after its commit, so it never covers more than the log
         // holds afterwards, even while another process writes.
         let kept = proofs.file.read()
@@ -48,7 +44,7 @@ public enum CheckpointCheck {
         var index: IdIndexFingerprint?
         if treeSize == head.seq {
             (total, index) = try sweep(log, proofs: proofs, head: head.seq, rootAt: size.flatMap { $0 <= head.seq ? $0 : nil },
-                                       chunkLevel: chunkLevel, leaves: leaves)
+                                       chunkLevel: chunkLevel)
         }
         let indexDiffers = index != total?.ids
         if treeSize != head.seq || digest != nil || indexDiffers || total?.chainBroken == true {
@@ -81,11 +77,9 @@ public enum CheckpointCheck {
     }
 
     /// Sweeps the log's events and the stored tree's records chunk by chunk on two threads, and fingerprints
-    /// the id index on whichever is free first (job 0, so that it never comes last). With `leaves`, their leaf
-    /// pages are listed first, and each chunk audits those it reads.
-    private static func sweep(_ log: EventLog, proofs: ProofStore, head: UInt64, rootAt size: UInt64?,
-                              chunkLevel: Int, leaves: SweptLeaves?) throws -> (SweepTotal, IdIndexFingerprint) {
-        if let leaves { try log.read { reader in try leaves.mapLeaves(reader.transaction) } }
+    /// the id index on whichever is free first (job 0, so that it never comes last).
+    private static func sweep(_ log: EventLog, proofs: ProofStore, head: UInt64,
+                              rootAt size: UInt64?, chunkLevel: Int) throws -> (SweepTotal, IdIndexFingerprint) {
         let chunks = (head + (UInt64(1) << UInt64(chunkLevel)) - 1) >> UInt64(chunkLevel)
         let key = IdIndexFingerprint.Key()
         let jobs = Jobs(count: chunks + 1)
@@ -99,7 +93,7 @@ public enum CheckpointCheck {
                             index = try reader.idIndexFingerprint(key)
                         } else {
                             sweeps.append(try Sweep.run(reader, tree: proofs.tree(reader.transaction), chunk: job - 1,
-                                                        level: chunkLevel, head: head, rootAt: size, ids: key, leaves: leaves))
+                                                        level: chunkLevel, head: head, rootAt: size, ids: key))
                         }
                     }
                     return (sweeps, index)

@@ -11,8 +11,6 @@ import SystemCalls
 public final class ProofStore: @unchecked Sendable {
     let treeDatabase: Database
     let metaDatabase: Database
-    /// The name of the Merkle tree's table (keyed by leaf index, 8 bytes big-endian).
-    public static let treeTable = "tree"
     public let file: CheckpointFile
     public let secretsFile: SecretsFile
     /// The secrets a store without an identity takes at its first write when its secrets file is missing
@@ -34,7 +32,7 @@ public final class ProofStore: @unchecked Sendable {
         file = CheckpointFile(directory: directory)
         secretsFile = secrets.map(SecretsFile.init(path:)) ?? SecretsFile(storeDirectory: directory)
         do {
-            treeDatabase = try ProofStore.open(ProofStore.treeTable, in: environment)
+            treeDatabase = try ProofStore.open("tree", in: environment)
             metaDatabase = try ProofStore.open("meta", in: environment)
         } catch {
             throw StoreError("can not open the Merkle tree in \(directory): \(error)")

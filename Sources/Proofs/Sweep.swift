@@ -37,11 +37,9 @@ struct Sweep: Sendable {
     var ids = IdIndexFingerprint()
 
     /// Sweeps chunk `chunk` of a log of `head` events; `size` is the checkpoint's. Without `chain`, the chain
-    /// links and the ids are not checked (the tree alone is). With `leaves`, the leaf pages of the log and of
-    /// the tree that the chunk reads are audited as it reads them (`SweptLeaves`).
+    /// links and the ids are not checked (the tree alone is).
     static func run(_ reader: LogReader, tree: StoredTree, chunk: UInt64, level: Int = chunkLevel, head: UInt64,
-                    rootAt size: UInt64?, chain: Bool = true, ids key: IdIndexFingerprint.Key? = nil,
-                    leaves: SweptLeaves? = nil) throws -> Sweep {
+                    rootAt size: UInt64?, chain: Bool = true, ids key: IdIndexFingerprint.Key? = nil) throws -> Sweep {
         var sweep = Sweep(chunk: chunk, level: level)
         let start = chunk << UInt64(level)
         let end = min(start + sweep.leaves, head)
@@ -52,17 +50,12 @@ struct Sweep: Sendable {
         guard let before else { return Sweep(chunk: chunk, level: level, chainBroken: true) }
         var lastAt = start > 0 ? try reader.storedAt(at: start) : nil
         var canonical = CanonicalBuffer()
-        // The log's keys are seqs, the tree's leaf indices (seq − 1).
-        var eventPages = try leaves?.chunk(EventLog.eventsTable, keys: (start + 1)...end, reader.transaction)
-        var treePages = try leaves?.chunk(ProofStore.treeTable, keys: start...(end - 1), reader.transaction)
         let cursor = try reader.transaction.cursor(tree.database)
         var record = try start.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
-        if let record { treePages?.visit(record.key) }
         var expectedSeq = start + 1
         try before.withUnsafeBytes { before in
         var previous = before
-        try reader.forEachEntry(from: start + 1, through: end) { seq, storedKey, bytes in
-            eventPages?.visit(storedKey)
+        try reader.forEachRecord(from: start + 1, through: end) { seq, bytes in
             guard seq == expectedSeq, (try? StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)) != nil,
                   let stored = StoredEvent.hash(in: bytes)
             else {
@@ -106,12 +99,9 @@ struct Sweep: Sendable {
             if !same || offset != expected { sweep.firstBadSeq = seq }
             if seq == size { sweep.frontierAt = sweep.frontier }
             record = try cursor.next()
-            if let record { treePages?.visit(record.key) }
             return true
         }
         }
-        if let eventPages { leaves?.finish(eventPages) }
-        if let treePages { leaves?.finish(treePages) }
         if expectedSeq != end + 1 { sweep.chainBroken = true }
         // A chunk is shorter than the log's read between releases (`PageRelease.logRecords`).
         reader.transaction.releaseReadPages()

@@ -33,24 +33,16 @@ extension VeritrailStore {
         let given = digest.map { (seq: $0.seq, hash: $0.hash) }
         // Every page of the store is read: with the kernel's read-ahead and fault-around (`readingMuch`).
         return try VeritrailError.catching { try store.log.environment.readingMuch {
-            if let asOf {
-                let audit = Pipeline<Store.PageDamage?> { [store] emit in _ = emit(try store.auditPages()) }
-                defer { audit.cancel() }
-                let through = try store.read { reader, _ in try reader.lastSeq(keptBy: asOf) }
-                let outcome = try LogVerifier.verify(store.log, digest: given, through: through)
-                guard case .ok = outcome, let damage = try audit.next()?.take() ?? nil else { return outcome }
-                throw StoreError(damage.description)
-            }
-            // The sweep reads every page of the log and the tree: it audits their leaves (`SweptLeaves`), and
-            // the audit's thread the rest. When the two do not add up to a sound store, the whole audit runs
-            // again and says what it finds.
-            let swept = SweptLeaves(tables: [EventLog.eventsTable, ProofStore.treeTable])
-            let audit = Pipeline<PageAudit.Partial?> { [store] emit in _ = emit(try store.auditPages(leavingLeavesTo: swept)) }
+            let audit = Pipeline<Store.PageDamage?> { [store] emit in _ = emit(try store.auditPages()) }
             defer { audit.cancel() }
-            let outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given, leaves: swept)
-            guard case .ok = outcome else { return outcome }
-            let partial = try audit.next()?.take() ?? nil
-            guard partial?.complete(with: swept) != true, let damage = try store.auditPages() else { return outcome }
+            let outcome: VerificationOutcome
+            if let asOf {
+                let through = try store.read { reader, _ in try reader.lastSeq(keptBy: asOf) }
+                outcome = try LogVerifier.verify(store.log, digest: given, through: through)
+            } else {
+                outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given)
+            }
+            guard case .ok = outcome, let damage = try audit.next()?.take() ?? nil else { return outcome }
             throw StoreError(damage.description)
         } }
     }
