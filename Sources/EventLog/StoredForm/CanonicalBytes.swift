@@ -57,9 +57,29 @@ struct CanonicalBytes {
     }
 
     /// Appends `n` bytes from `bytes`, after `reserve` made room for them.
+    ///
+    /// Most runs are short (a key, a choice, a code, a word between escapes): up to 16 bytes they are copied
+    /// with two loads and two stores that may overlap, inline, instead of a call to `memmove` for each (4% of
+    /// a `log verify`). `bytes` never overlaps the buffer (a stored record, or static text).
     @inline(__always)
     mutating func put(_ bytes: UnsafeRawPointer, count n: Int) {
-        UnsafeMutableRawPointer(start + count).copyMemory(from: bytes, byteCount: n)
+        let to = UnsafeMutableRawPointer(start + count)
+        switch n {
+        case 8...16:
+            let head = bytes.loadUnaligned(as: UInt64.self), tail = bytes.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+        case 4..<8:
+            let head = bytes.loadUnaligned(as: UInt32.self), tail = bytes.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+        case 1..<4:
+            for i in 0..<n { to.storeBytes(of: bytes.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self) }
+        case 0:
+            break
+        default:
+            to.copyMemory(from: bytes, byteCount: n)
+        }
         count += n
     }
 
