@@ -385,7 +385,7 @@ extension SnapshotReplayTests {
         // Fields shorter than a needle looked for in pieces: never pieces.
         for i in 0..<(2 * t) { fields.append((300 + i, "abc", ChunkValues.own)) }
         let listed = ChunkValuesTests.listed(fields)
-        #expect(Set(listed.keys) == ["https://verify.example/c/", "10000", "rolex submariner", "message:rolex submariner", "message:no receipt"])
+        #expect(Set(listed.keys) == ["https://verify.example/c/", "rolex submariner", "message:rolex submariner", "message:no receipt"])
         #expect(listed["https://verify.example/c/"] == Array(0..<t))
         #expect(listed["rolex submariner"] == Array(0..<t))
         #expect(listed["message:rolex submariner"] == Array(200..<(200 + t)))
@@ -412,23 +412,25 @@ extension SnapshotReplayTests {
     /// What follows a unique part of a field is listed by its tails, the text from each delimiter past the
     /// shared head: a parameter many codes have, and the first digits of its value, each of 4 to 8 bytes.
     @Test func aTailAfterTheSharedHeadIsListed() {
-        let t = ChunkValues.threshold
+        let t = ChunkValues.tailThreshold
         var fields: [(offset: Int, text: String, source: UInt8)] = []
         // 9 × t codes: one head, a unique part, then `lot=` and five digits, the first of them in nine
         // values (t scans each), the others apart.
         for i in 0..<(9 * t) {
             let unique = String(0x1000_0000 + (i &* 0x9E37_79B1) % 0xE000_0000, radix: 16)
-            fields.append((i, "https://v.ex/c/rolx-\(unique)?lot=\((i / t + 1) * 10_000 + 613 * (i % t))", ChunkValues.own))
+            fields.append((i, "https://v.ex/c/rolx-\(unique)?lot=\((i / t + 1) * 10_000 + 137 * (i % t))", ChunkValues.own))
         }
-        // A message's tails are message pieces.
-        for i in 0..<t { fields.append((200 + i, "seized \(1_000 + 7 * i)?case=b", ChunkValues.message)) }
+        // A message's tails are message pieces; a tail fewer fields have than `tailThreshold` is not listed.
+        for i in 0..<t { fields.append((1_000 + i, "seized \(1_000 + 7 * i)?case=b", ChunkValues.message)) }
+        for i in 0..<(t - 1) { fields.append((2_000 + i, "seized \(1_000 + 7 * i)?file=c", ChunkValues.message)) }
         let listed = ChunkValuesTests.listed(fields)
         #expect(listed["https://v.ex/c/rolx-"] == Array(0..<(9 * t)))
         #expect(listed["?lot="] == Array(0..<(9 * t)))
         for first in 1...9 {
             #expect(listed["?lot=\(first)"] == Array(((first - 1) * t)..<(first * t)), "?lot=\(first)")
         }
-        #expect(listed["message:?case=b"] == Array(200..<(200 + t)))
+        #expect(listed["message:?case=b"] == Array(1_000..<(1_000 + t)))
+        #expect(listed["message:?file=c"] == nil)
         // No tail of the shared head.
         #expect(!listed.keys.contains { $0.hasPrefix("v.ex") || $0.hasPrefix("c/") || $0.hasPrefix("/") }, "\(listed.keys.sorted())")
     }

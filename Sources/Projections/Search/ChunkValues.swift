@@ -37,6 +37,10 @@ struct ChunkValues: ~Copyable {
     /// (`isFixedLength`; a tail's, `isTailLength`), and every prefix that ends with a delimiter
     /// (`isDelimiter`), at most `maxPrefixes` of them, shortest first.
     static let maxPrefixes = 16
+    /// The same for a piece only tails have (`addTails`): a tail's digits part the scans finely (`?lot=073`,
+    /// 16 a chunk), and a piece that proves so few saves few row reads while every query reads it in the
+    /// chunk's list.
+    static let tailThreshold = 64
     /// The same for a piece of reports' messages: a chunk's scans have few reports, and only those made
     /// while the chunk was written are counted (a later one's message goes to the gram sets alone), so a
     /// message many reports repeat may have a handful a chunk.
@@ -71,8 +75,10 @@ struct ChunkValues: ~Copyable {
     /// The bytes of the fields added, one after the other, and where each ends: read for their tails.
     private var texts: [UInt8] = []
     private var textEnds: [UInt32] = []
-    /// Whether `listed` has counted the tails (it does once a chunk).
+    /// Whether `listed` has counted the tails (it does once a chunk), and the first piece that only tails
+    /// have (those counted before are fields').
     private var tailsCounted = false
+    private var tailsFrom = Int.max
     /// Per field added (not tail), the piece `listed` listed it under (-1: none), and whether the list was
     /// cut at `maxListed`: read by `uncovered`.
     private var headPieces: [Int32] = []
@@ -107,6 +113,7 @@ struct ChunkValues: ~Copyable {
         texts.removeAll(keepingCapacity: true)
         textEnds.removeAll(keepingCapacity: true)
         tailsCounted = false
+        tailsFrom = .max
         headPieces.removeAll(keepingCapacity: true)
         isCut = false
         addsOwnText = false
@@ -169,6 +176,7 @@ struct ChunkValues: ~Copyable {
     /// needs.
     private mutating func addTails() {
         let texts = self.texts
+        let firstTailPiece = count
         let fieldCount = textEnds.count
         var from = 0, textFrom = 0
         texts.withUnsafeBytes { texts in
@@ -196,12 +204,14 @@ struct ChunkValues: ~Copyable {
                 }
             }
         }
+        tailsFrom = firstTailPiece
     }
 
     /// Whether enough fields have the piece at `index` for it to be listed.
     @inline(__always)
     private func passes(_ index: Int) -> Bool {
-        seen[index] >= (sources[index] == ChunkValues.message ? ChunkValues.messageThreshold : ChunkValues.threshold)
+        if index >= tailsFrom { return seen[index] >= ChunkValues.tailThreshold }
+        return seen[index] >= (sources[index] == ChunkValues.message ? ChunkValues.messageThreshold : ChunkValues.threshold)
     }
 
     /// Whether a prefix that ends with `byte` is a piece, and a tail starts after it: the punctuation that

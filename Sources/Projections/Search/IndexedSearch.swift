@@ -92,17 +92,16 @@ struct IndexedSearch {
         if allowed.isEmpty { return nil }
         if needle.isEmpty { return (allowed, nil) }
         let proven = needle.count >= ChunkValues.shortest ? try provenByPieces(chunk: chunk, replaying: replaying) : nil
-        let pastHeads = needle.count >= ChunkValues.shortest ? try pastHeads(chunk: chunk) : nil
-        // The fields' trigrams are intersected until every candidate left is proven or ruled out below.
-        var settled = proven
-        if let pastHeads {
-            var outside = allowed
-            outside.subtract(pastHeads)
-            if let proven { outside.formUnion(proven) }
-            settled = outside
+        // Read once, and only when a candidate is left that no piece proves (a set read is a page fault).
+        var pastHeadsRead = false
+        var pastHeads: ChunkBits?
+        func readPastHeads() throws -> ChunkBits? {
+            if !pastHeadsRead && needle.count >= ChunkValues.shortest { pastHeads = try self.pastHeads(chunk: chunk) }
+            pastHeadsRead = true
+            return pastHeads
         }
-        let fields = try needleSet(chunk: chunk, flag: 0, allowed: allowed, proven: settled)
-        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, allowed: allowed, proven: proven)
+        let fields = try needleSet(chunk: chunk, flag: 0, allowed: allowed, proven: proven, pastHeads: readPastHeads)
+        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, allowed: allowed, proven: proven, pastHeads: { nil })
         var bits: ChunkBits
         var unsure: ChunkBits?
         switch (fields, messages) {
@@ -121,7 +120,7 @@ struct IndexedSearch {
         if needle.count > 3 {
             var left = bits
             if let proven { left.subtract(proven) }
-            if !left.isEmpty, let pastHeads {
+            if !left.isEmpty, let pastHeads = try readPastHeads() {
                 // No piece proves it, so a match has the needle's last trigram past a head, or the needle in
                 // its message.
                 var out = left
@@ -181,8 +180,10 @@ struct IndexedSearch {
 
     /// The scans of `chunk` whose fields (or, with `messageFlag`, report's message) may hold the needle:
     /// exactly for up to 3 bytes (see `SearchIndex`), a superset beyond; of those `allowed`, nil when none.
-    /// A longer needle's trigrams are intersected until the candidates allowed are all `proven` matches.
-    private func needleSet(chunk: UInt32, flag: UInt8, allowed: ChunkBits, proven: ChunkBits?) throws -> ChunkBits? {
+    /// A longer needle's trigrams are intersected until the candidates allowed are all `proven` matches or
+    /// outside the scans that have its last trigram past their heads (`pastHeads`, read once it is needed).
+    private func needleSet(chunk: UInt32, flag: UInt8, allowed: ChunkBits, proven: ChunkBits?,
+                           pastHeads: () throws -> ChunkBits?) throws -> ChunkBits? {
         switch needle.count {
         case 1:
             return try set(SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram | flag, needle[0], 0, 0), chunk: chunk))
@@ -201,13 +202,24 @@ struct IndexedSearch {
                 if !grams.contains(gram) { grams.append(gram) }
             }
             var result: ChunkBits?
+            var settled = proven
+            var settledWithPastHeads = false
             for gram in grams {
                 guard let set = try set(SearchIndex.key(gram: gram, chunk: chunk)) else { return nil }
                 if result == nil { result = set } else { result!.formIntersection(set) }
                 if result!.hasNone(in: allowed, outside: nil) { return nil }
                 // Once every candidate allowed is proven a match, the other trigrams can only keep them
                 // all: a set read for each of them (a page fault, in a large store) is saved.
-                if let proven, result!.hasNone(in: allowed, outside: proven) { return result }
+                if let settled, result!.hasNone(in: allowed, outside: settled) { return result }
+                // Or proven or ruled out by the set past the heads (`candidates` rules them out after).
+                if !settledWithPastHeads, let past = try pastHeads() {
+                    settledWithPastHeads = true
+                    var outside = allowed
+                    outside.subtract(past)
+                    if let proven { outside.formUnion(proven) }
+                    settled = outside
+                    if result!.hasNone(in: allowed, outside: outside) { return result }
+                }
             }
             return result
         }
