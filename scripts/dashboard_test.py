@@ -134,13 +134,22 @@ def wait_until(driver, predicate, timeout=5):
         return False
 
 
-def text(driver, css):
+def settled(read):
+    """`read()` once the screen holds still: a redraw between finding an element and reading it is retried."""
     for _ in range(20):
         try:
-            return driver.find_element(By.CSS_SELECTOR, css).text
+            return read()
         except REDRAWN:
             time.sleep(0.05)
-    return driver.find_element(By.CSS_SELECTOR, css).text
+    return read()
+
+
+def text(driver, css):
+    return settled(lambda: driver.find_element(By.CSS_SELECTOR, css).text)
+
+
+def attribute(driver, css, name):
+    return settled(lambda: driver.find_element(By.CSS_SELECTOR, css).get_attribute(name))
 
 
 def shoot(driver, name):
@@ -190,11 +199,11 @@ def run(driver, api, base, store, env):
     sign_in(driver, base, "admin")
     wait_for(driver, "#stats")
     _, stats = api.call("GET", "/v1/stats")
-    on_screen = {e.get_attribute("data-stat"): e.find_element(By.CSS_SELECTOR, ".n").text
-                 for e in driver.find_elements(By.CSS_SELECTOR, "#stats .stat")}
+    on_screen = settled(lambda: {e.get_attribute("data-stat"): e.find_element(By.CSS_SELECTOR, ".n").text
+                                 for e in driver.find_elements(By.CSS_SELECTOR, "#stats .stat")})
     for key in ("total", "authentic", "counterfeit", "reported", "today", "last7d", "last30d"):
         check(f"home: {key} on screen equals the API's ({stats[key]})", on_screen.get(key) == str(stats[key]), on_screen.get(key))
-    recent = [e.get_attribute("data-scan") for e in driver.find_elements(By.CSS_SELECTOR, "#recent [data-scan]")]
+    recent = settled(lambda: [e.get_attribute("data-scan") for e in driver.find_elements(By.CSS_SELECTOR, "#recent [data-scan]")])
     check("home: the recent scans are the API's", recent == [s["scanId"] for s in stats["recent"]], recent)
     shoot(driver, "home")
 
@@ -215,8 +224,8 @@ def run(driver, api, base, store, env):
     driver.find_element(By.CSS_SELECTOR, '[data-type="failed"]').click()
     _, failed_all = api.call("GET", "/v1/history?type=failed&window=all&limit=20")
     check("history: the failed filter's total equals the API's",
-          wait_until(driver, lambda: driver.find_element(By.ID, "total").get_attribute("data-total") == str(failed_all["total"])),
-          driver.find_element(By.ID, "total").get_attribute("data-total"))
+          wait_until(driver, lambda: attribute(driver, "#total", "data-total") == str(failed_all["total"])),
+          attribute(driver, "#total", "data-total"))
     driver.find_element(By.CSS_SELECTOR, '[data-type="all"]').click()
     box = driver.find_element(By.ID, "search")
     typed = ""
@@ -224,9 +233,9 @@ def run(driver, api, base, store, env):
         typed += letter
         box.send_keys(letter)
         _, answer = api.call("GET", f"/v1/history?window=all&search={typed}&limit=20")
-        ok = wait_until(driver, lambda: driver.find_element(By.ID, "total").get_attribute("data-total") == str(answer["total"]))
+        ok = wait_until(driver, lambda: attribute(driver, "#total", "data-total") == str(answer["total"]))
         check(f"history: after typing {typed!r} the total is the API's ({answer['total']})", ok,
-              driver.find_element(By.ID, "total").get_attribute("data-total"))
+              attribute(driver, "#total", "data-total"))
     box.send_keys(Keys.ENTER)
     check("history: Enter keeps the search among the recent ones",
           wait_until(driver, lambda: "serum" in [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#recent-searches button")]))
@@ -263,11 +272,12 @@ def run(driver, api, base, store, env):
     driver.get(base + "/#/customers")
     wait_for(driver, "#customers")
     _, customers = api.call("GET", "/v1/customers")
-    rows = driver.find_elements(By.CSS_SELECTOR, "#customers li")
+    rows = settled(lambda: [(r.get_attribute("data-user"), r.get_attribute("class"))
+                            for r in driver.find_elements(By.CSS_SELECTOR, "#customers li")])
     check("customers: one row per customer, in the API's order",
-          [r.get_attribute("data-user") for r in rows] == [c["username"] for c in customers["customers"]])
+          [user for user, _ in rows] == [c["username"] for c in customers["customers"]])
     check("customers: each row has its status colour",
-          all(f"s-{c['status']}" in r.get_attribute("class") for r, c in zip(rows, customers["customers"])))
+          all(f"s-{c['status']}" in classes for (_, classes), c in zip(rows, customers["customers"])))
     contrast = driver.execute_script(CONTRAST_JS)
     for status, ratio in sorted(contrast.items()):
         check(f"customers: {status} text has contrast {ratio:.2f}:1 (AA needs 4.5)", ratio >= 4.5)
@@ -303,10 +313,10 @@ def run(driver, api, base, store, env):
     wait_for(driver, "#month")
     _, goals = api.call("GET", "/v1/goals/kwan")
     if goals["metrics"]:
-        ring = wait_for(driver, "#ring")
+        wait_for(driver, "#ring")
         first = goals["metrics"][0]
-        check("goals: the ring shows the API's progress", ring.get_attribute("data-progress") == str(first["progress"]),
-              ring.get_attribute("data-progress"))
+        progress = attribute(driver, "#ring", "data-progress")
+        check("goals: the ring shows the API's progress", progress == str(first["progress"]), progress)
     else:
         check("goals: no metric says so", len(driver.find_elements(By.ID, "no-goals")) == 1)
     shoot(driver, "goals")
@@ -315,13 +325,12 @@ def run(driver, api, base, store, env):
     driver.get(base + "/#/audit")
     wait_for(driver, "[data-events]")
     _, log = api.call("GET", "/v1/log/status")
-    check("audit: the event count is the API's",
-          driver.find_element(By.CSS_SELECTOR, "[data-events]").get_attribute("data-events") == str(log["events"]))
+    check("audit: the event count is the API's", attribute(driver, "[data-events]", "data-events") == str(log["events"]))
     driver.find_element(By.ID, "verify").click()
     check("audit: verify says verified", wait_until(driver, lambda: text(driver, "#verify-out").startswith("Verified")),
           text(driver, "#verify-out"))
-    check("audit: the checkpoint is shown", "\n\u2014 " in driver.find_element(By.ID, "checkpoint").text
-          or "— " in driver.find_element(By.ID, "checkpoint").text)
+    checkpoint = text(driver, "#checkpoint")
+    check("audit: the checkpoint is shown", "\n\u2014 " in checkpoint or "— " in checkpoint)
     shoot(driver, "audit")
 
     errors = console_errors(driver)
