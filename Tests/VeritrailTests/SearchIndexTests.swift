@@ -570,6 +570,61 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// Reports made in later writes than their scans' (as an import's mostly are, and a served store's
+    /// always): a message that enough of a write's reports repeat is listed among their chunk's pieces, a
+    /// report alone joins the piece its message starts with, and the answers are the rows', live and as of
+    /// points between the reports.
+    @Test func reportsOnAChunkWrittenBeforeJoinItsPieces() throws {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+        var second: Int64 = 0
+        func at() -> String {
+            second += 10
+            return Timestamp(microseconds: Ev.time("2026-11-01T09:00:00Z").microseconds + second * 1_000_000).description
+        }
+        for n in 1...100 {
+            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/\(7_919 * n)", productName: "Serum",
+                                 category: "Cosmetics", result: "counterfeit", mode: "single", extra: #","notes":"Sticker on the lid""#))
+        }
+        let messages = ["QR code printed on a sticker", "QR code printed on a sticker", "Sold at a market stall"]
+        let reports = (1...12).map { n in
+            Ev.report("s-\(n)", reason: "other", by: "ines", at: at(), extra: #","message":"\#(messages[n % 3])""#)
+        }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try !ChunkValuesTests.pieces(store, chunk: 0).contains { $0.hasPrefix("1:") })
+        try store.write { appender in for line in reports { _ = try appender.append(try Ev.decoded(line)) } }
+        let listed = try ChunkValuesTests.pieces(store, chunk: 0)
+        #expect(listed.contains("1:qr code printed on a sticker"), "8 reports repeat it")
+        #expect(listed.contains("1:sold at a market stall"), "4 reports repeat it")
+        let sticker = try #require(listed.firstIndex(of: "1:qr code printed on a sticker"))
+        // One report more, alone in its write, joins the listed piece its message is.
+        try store.write { appender in
+            _ = try appender.append(try Ev.decoded(Ev.report("s-50", reason: "other", by: "ines", at: at(),
+                                                             extra: #","message":"QR code printed on a sticker, again""#)))
+        }
+        #expect(try ChunkValuesTests.pieces(store, chunk: 0) == listed, "no piece is listed for one report")
+        let members = try ChunkValuesTests.members(store, chunk: 0, index: sticker)
+        #expect(members == [1, 3, 4, 6, 7, 9, 10, 12, 50], "the scans of its 8 reports and the one alone")
+        #expect(try store.auditPages() == nil)
+        for needle in ["sticker", "qr code", "printed on a", "market stall", "again", "on the lid", "sold"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 200
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            for seq in [102, 106, 113, 114] { try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(seq))) }
+        }
+    }
+
+    /// The offsets in `chunk` of the scans of the piece listed `index`-th.
+    static func members(_ store: Store, chunk: UInt32, index: Int) throws -> [Int] {
+        try store.log.environment.read { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, index: index)) { value in
+                var bits = ChunkBits()
+                if let value { bits.or(container: SealedValue.body(value)) }
+                return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
+            }
+        }
+    }
+
     /// The pieces listed for `chunk` of `store`, as "source:text".
     static func pieces(_ store: Store, chunk: UInt32) throws -> [String] {
         try store.log.environment.read { txn in

@@ -76,6 +76,9 @@ final class SearchIndexWriter {
     /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
     /// (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
+    /// Those messages' text, for their chunks' pieces (`writeLateMessages`): `[chunk 4][offset 2][count 4][text]`
+    /// each, in the order reported (a sixteenth of what `late` holds for them: two grams of 8 bytes a byte).
+    private var lateMessages: [UInt8] = []
     /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
     /// index (`Models.keepStoredSearchIndex`), which costs it neither the grams nor a write of its pages.
     var keepsStoredSets = false
@@ -134,6 +137,10 @@ final class SearchIndexWriter {
         for gram in SearchIndex.grams(of: text, flag: SearchIndex.messageFlag) {
             late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(offset))
         }
+        withUnsafeBytes(of: chunk.littleEndian) { lateMessages.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(offset).littleEndian) { lateMessages.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(text.count).littleEndian) { lateMessages.append(contentsOf: $0) }
+        lateMessages.append(contentsOf: text)
     }
 
     /// Writes every set held.
@@ -145,6 +152,7 @@ final class SearchIndexWriter {
         }
         heldChunk = nil
         try writeLate(to: tables)
+        try writeLateMessages(to: tables)
         for chunk in completed { try remakePieces(of: chunk, in: tables) }
         completed.removeAll()
     }
@@ -162,7 +170,7 @@ final class SearchIndexWriter {
                 // Scans added to a chunk stored before: its sets past the heads no longer know every scan's
                 // heads, and go (until the chunk is full and its pieces are made again, `remakePieces`).
                 if made.addsScans { try deleteKinds([SearchIndex.uncoveredGram], of: made.chunk, in: tables) }
-                try mergePieces(made, into: tables)
+                try mergePieces(of: made.chunk, made.pieces, into: tables)
                 for (key, value) in made.sets {
                     let merged = try tables.withValue(.search, key) { stored in
                         guard let stored else { return value }
@@ -193,14 +201,20 @@ final class SearchIndexWriter {
         }
     }
 
-    /// Merges the pieces of a chunk stored before into its stored list: a piece listed already gets the new
-    /// members, a new one is listed after the others; then every piece's set takes in those of the pieces
-    /// that start with it, as a fresh list's do (`ChunkValues.closeUnderPrefixes`: a query reads only the
-    /// set of the shortest piece its needle is in). A list that does not read is left as it is for
-    /// `rebuild` (`log verify` finds it); without the new pieces a query only checks more rows.
-    private func mergePieces(_ made: GramWorker.Finished, into tables: any ModelTables) throws {
-        guard !made.pieces.isEmpty else { return }
-        let listKey = SearchIndex.pieceListKey(chunk: made.chunk)
+    /// Merges `made`, pieces counted for a chunk stored before, into its stored list: a piece listed already
+    /// gets the new members, a new one is listed after the others. Each of `placing`, a report's message on
+    /// one of the chunk's scans, is then listed under the longest message piece it starts with, so that a
+    /// message too few of a write's reports repeat to be counted still joins the piece its text is listed
+    /// under. Then every piece's set takes in those of the pieces that start with it, as a fresh list's do
+    /// (`ChunkValues.closeUnderPrefixes`: a query reads only the set of the shortest piece its needle is in).
+    /// Only the sets of the sources touched are read, and only those that changed are written. A list that
+    /// does not read is left as it is for `rebuild` (`log verify` finds it); without the new pieces a query
+    /// only checks more rows.
+    private func mergePieces(of chunk: UInt32, _ made: [(source: UInt8, bytes: [UInt8], members: [UInt8])],
+                             placing messages: [(offset: Int, text: ArraySlice<UInt8>)] = [],
+                             into tables: any ModelTables) throws {
+        guard !made.isEmpty || !messages.isEmpty else { return }
+        let listKey = SearchIndex.pieceListKey(chunk: chunk)
         var pieces: [(source: UInt8, bytes: [UInt8], members: ChunkBits)] = []
         let readable = try tables.withValue(.search, listKey) { stored -> Bool in
             guard let stored else { return true }
@@ -208,15 +222,20 @@ final class SearchIndexWriter {
                 && ChunkValues.forEachListed(SealedValue.body(stored)) { _, source, bytes in pieces.append((source, Array(bytes), ChunkBits())) }
         }
         guard readable else { return }
-        for index in pieces.indices {
-            try tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: made.chunk, index: index)) { stored in
-                if let stored { pieces[index].members.or(container: SealedValue.body(stored)) }
+        var touched = Set(made.map(\.source))
+        if !messages.isEmpty { touched.insert(ChunkValues.message) }
+        var stored: [[UInt8]?] = Array(repeating: nil, count: pieces.count)
+        for index in pieces.indices where touched.contains(pieces[index].source) {
+            try tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, index: index)) { value in
+                guard let value else { return }
+                stored[index] = Array(value)
+                pieces[index].members.or(container: SealedValue.body(value))
             }
         }
         let before = pieces.count
         var indexOf: [[UInt8]: Int] = [:]
         for (index, piece) in pieces.enumerated() { indexOf[[piece.source] + piece.bytes] = index }
-        for piece in made.pieces {
+        for piece in made {
             if let known = indexOf[[piece.source] + piece.bytes] {
                 piece.members.withUnsafeBytes { pieces[known].members.or(container: $0) }
             } else if pieces.count < ChunkValues.maxListed {
@@ -225,14 +244,25 @@ final class SearchIndexWriter {
                 pieces.append((piece.source, piece.bytes, members))
             }
         }
+        let messagePieces = pieces.indices.filter { pieces[$0].source == ChunkValues.message }
+        for message in messages {
+            var longest: Int?
+            for index in messagePieces where message.text.starts(with: pieces[index].bytes)
+                && pieces[index].bytes.count > longest.map({ pieces[$0].bytes.count }) ?? 0 {
+                longest = index
+            }
+            if let longest { pieces[longest].members.insert(message.offset) }
+        }
         // Closed in list order's sorted form; stored in the list's order, new pieces last.
-        let order = pieces.indices.sorted { ChunkValues.precedes((pieces[$0].source, pieces[$0].bytes), (pieces[$1].source, pieces[$1].bytes)) }
+        let order = pieces.indices.filter { touched.contains(pieces[$0].source) }
+            .sorted { ChunkValues.precedes((pieces[$0].source, pieces[$0].bytes), (pieces[$1].source, pieces[$1].bytes)) }
         var sorted = order.map { pieces[$0] }
         ChunkValues.closeUnderPrefixes(&sorted)
-        for (place, index) in order.enumerated() { pieces[index].members = sorted[place].members }
-        for (index, piece) in pieces.enumerated() {
-            let key = SearchIndex.pieceMembersKey(chunk: made.chunk, index: index)
-            try tables.put(.search, key, SealedValue.seal(key: key, piece.members.container()))
+        for (place, index) in order.enumerated() {
+            let key = SearchIndex.pieceMembersKey(chunk: chunk, index: index)
+            let value = SealedValue.seal(key: key, sorted[place].members.container())
+            if index < before, let old = stored[index], old == value { continue }
+            try tables.put(.search, key, value)
         }
         if pieces.count > before {
             try tables.put(.search, listKey, SealedValue.seal(key: listKey, ChunkValues.encodedList(pieces.lazy.map { ($0.source, $0.bytes) })))
@@ -277,6 +307,37 @@ final class SearchIndexWriter {
             let key = SearchIndex.uncoveredKey(gram: gram, chunk: chunk)
             return (key: key, value: SealedValue.seal(key: key, members.container()))
         }
+    }
+
+    /// Counts the messages reported on scans of chunks not held (`lateMessages`) into their chunks' pieces,
+    /// as the worker counts those of the held chunk: a message repeated by `ChunkValues.messageThreshold` of
+    /// a chunk's reports in this write is listed, and each message joins the longest listed message piece it
+    /// starts with (`mergePieces`). An import's reports mostly come after their scan's chunk was written; a
+    /// needle in the message many of them repeat (`sticker`, `receipt`) read each match's row before.
+    private func writeLateMessages(to tables: any ModelTables) throws {
+        guard !lateMessages.isEmpty else { return }
+        var byChunk: [UInt32: [(offset: Int, text: ArraySlice<UInt8>)]] = [:]
+        lateMessages.withUnsafeBytes { bytes in
+            var at = 0
+            while at < bytes.count {
+                let chunk = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+                let offset = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self)))
+                let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 6, as: UInt32.self)))
+                at += 10
+                byChunk[chunk, default: []].append((offset, lateMessages[at..<(at + count)]))
+                at += count
+            }
+        }
+        for chunk in byChunk.keys.sorted() {
+            let messages = byChunk[chunk]!
+            var values = ChunkValues()
+            for message in messages {
+                message.text.withUnsafeBytes { values.add(message.offset, text: $0, source: ChunkValues.message) }
+            }
+            let counted = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
+            try mergePieces(of: chunk, counted, placing: messages, into: tables)
+        }
+        lateMessages.removeAll(keepingCapacity: false)
     }
 
     private func writeLate(to tables: any ModelTables) throws {
