@@ -435,6 +435,23 @@ extension SnapshotReplayTests {
         #expect(!listed.keys.contains { $0.hasPrefix("v.ex") || $0.hasPrefix("c/") || $0.hasPrefix("/") }, "\(listed.keys.sorted())")
     }
 
+    /// A field's first tail begins after its head's last delimiter: the inspectors listed by name and the
+    /// customers listed under a head (`ines.ros`) share `rossi0`.
+    @Test func aValueListedWholeSharesItsTailWithTheFieldsPastAHead() {
+        let t = ChunkValues.tailThreshold, h = ChunkValues.threshold
+        var fields: [(offset: Int, text: String, source: UInt8)] = []
+        for i in 0..<t { fields.append((i, "quentin.rossi066", ChunkValues.own)) }
+        // Customers: their names too rare to be listed whole, their `ines.ros` head shared by `h` of them.
+        for i in 0..<h { fields.append((t + i, "ines.rossi0\(10 + i)", ChunkValues.own)) }
+        // A name listed whole whose tail too few have.
+        for i in 0..<h { fields.append((t + h + i, "zoe.silva024", ChunkValues.own)) }
+        let listed = ChunkValuesTests.listed(fields)
+        #expect(listed["quentin.rossi066"] == Array(0..<t))
+        #expect(listed["ines.ros"] == Array(t..<(t + h)))
+        #expect(listed["rossi0"] == Array(0..<(t + h)), "\(listed.keys.sorted())")
+        #expect(listed["silva024"] == nil && listed["zoe.silva024"] == Array((t + h)..<(t + 2 * h)))
+    }
+
     /// A set for each trigram of the listed heads (and none other): the scans that have it past a head, a
     /// code's unique part, a field no piece lists; not a field that is its head whole, nor a message.
     @Test func theTrigramsPastTheHeadsAreKeptForTheHeadsTrigrams() {

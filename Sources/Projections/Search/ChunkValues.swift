@@ -169,7 +169,10 @@ struct ChunkValues: ~Copyable {
     /// `https://verify.example/c/role-9f3a?lot=07317`), at most `maxTails` a field. Its prefixes of 4 to 8
     /// bytes are pieces (`isTailLength`): a tail's head is a parameter's name and the first digits of its
     /// value (`?lot=0`, `?lot=07`), each byte of which parts the scans by ten, and a needle there that many
-    /// scans hold is then proven too.
+    /// scans hold is then proven too. The first tail begins after the head's last delimiter, not at the
+    /// head's end: a name too rare to be listed whole (`ines.rossi083`, under `ines.` or `ines.ros`) and a
+    /// name listed whole (`quentin.rossi066`, whose head is all of it) then share the tail `rossi0`, and a
+    /// needle in it (`rossi`) is proven for both by one piece instead of a row read for each of the first.
     ///
     /// Why at the chunk's end: only then is it known where a field's shared head ends; a tail taken at
     /// every delimiter would cost a code's head (`https:`, `//verify.`, `example/`, `c/`) pieces no query
@@ -189,11 +192,17 @@ struct ChunkValues: ~Copyable {
                 let text = texts.baseAddress! + textFrom, length = textEnd - textFrom
                 let source = sources[Int(fieldPieces[end - 1])]
                 var tails = 0
+                // The first tail begins after the head's last delimiter, so that it is the same whatever
+                // prefix is the head (`rossi083` past `ines.` or `ines.ros`), and a value listed whole has
+                // one too (`rossi066` in `quentin.rossi066`).
+                var first = shared
+                while first > 0 && !ChunkValues.isDelimiter(text.load(fromByteOffset: first - 1, as: UInt8.self)) { first -= 1 }
+                if first == 0 { first = shared }
                 var at = shared
-                if shared > 0 && shared + ChunkValues.shortest <= length {
-                    addPrefixes(Int(field & 0xFFFF), text + at, count: length - at, source: source, fixed: ChunkValues.isTailLength)
+                if shared > 0 && first + ChunkValues.shortest <= length {
+                    addPrefixes(Int(field & 0xFFFF), text + first, count: length - first, source: source, fixed: ChunkValues.isTailLength)
                     tails += 1
-                    at += 1
+                    if first == shared { at += 1 }
                 }
                 while at + ChunkValues.shortest <= length && tails < ChunkValues.maxTails {
                     if ChunkValues.isDelimiter(text.load(fromByteOffset: at, as: UInt8.self)) {
