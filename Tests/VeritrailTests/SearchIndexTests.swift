@@ -588,9 +588,9 @@ extension SnapshotReplayTests {
     }
 
     /// Reports made in later writes than their scans' (as an import's mostly are, and a served store's
-    /// always): a message that enough of a write's reports repeat is listed among their chunk's pieces, a
-    /// report alone joins the piece its message starts with, and the answers are the rows', live and as of
-    /// points between the reports.
+    /// always): a message that enough of a write's reports repeat is listed among their chunk's pieces
+    /// (those before and after a scan of the same chunk counted together), a report alone joins the piece
+    /// its message starts with, and the answers are the rows', live and as of points between the reports.
     @Test func reportsOnAChunkWrittenBeforeJoinItsPieces() throws {
         var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
                      Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
@@ -623,11 +623,25 @@ extension SnapshotReplayTests {
         #expect(try ChunkValuesTests.pieces(store, chunk: 0) == listed, "no piece is listed for one report")
         let members = try ChunkValuesTests.members(store, chunk: 0, index: sticker)
         #expect(members == [1, 3, 4, 6, 7, 9, 10, 12, 50], "the scans of its 8 reports and the one alone")
+        // A write whose reports come before and after a scan of the same chunk: counted together.
+        let customs = #","message":"Ask customs for the shipment""#
+        try store.write { appender in
+            for line in [Ev.report("s-60", reason: "other", by: "ines", at: at(), extra: customs),
+                         Ev.report("s-61", reason: "other", by: "ines", at: at(), extra: customs),
+                         Ev.scan("s-101", by: "ines", at: at(), code: "https://v.example/c/1", productName: "Serum",
+                                 category: "Cosmetics", result: "counterfeit", mode: "single"),
+                         Ev.report("s-62", reason: "other", by: "ines", at: at(), extra: customs),
+                         Ev.report("s-101", reason: "other", by: "ines", at: at(), extra: customs)] {
+                _ = try appender.append(try Ev.decoded(line))
+            }
+        }
+        let customsIndex = try #require(try ChunkValuesTests.pieces(store, chunk: 0).firstIndex(of: "1:ask customs for the shipment"))
+        #expect(try ChunkValuesTests.members(store, chunk: 0, index: customsIndex) == [60, 61, 62, 101])
         #expect(try store.auditPages() == nil)
-        for needle in ["sticker", "qr code", "printed on a", "market stall", "again", "on the lid", "sold"] {
+        for needle in ["sticker", "qr code", "printed on a", "market stall", "again", "on the lid", "sold", "customs"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 200
             try SearchIndexTests.expectSame(store, q, asOf: nil)
-            for seq in [102, 106, 113, 114] { try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(seq))) }
+            for seq in [102, 106, 113, 114, 117, 119] { try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(seq))) }
         }
     }
 

@@ -18,8 +18,9 @@ import SystemCalls
 ///
 /// Stored per chunk (`SearchIndex`): the list of pieces at `[chunk, list]` (`encodedList`), and the scans of
 /// the piece listed `i`-th at `[chunk, members, i (2 bytes)]`, as the index's other sets (`ChunkBits`). A
-/// report's message is a piece of its own source (`message`), which a replay of a prefix of the log does
-/// not use: the report may come after the prefix.
+/// report's message is a piece of its own source (`message`), counted when the write ends rather than with
+/// the chunk's scans (`SearchIndexWriter.writeMessagePieces`), which a replay of a prefix of the log does not
+/// use: the report may come after the prefix.
 ///
 /// Held on the worker's thread (`GramWorker`), beside the chunk's gram sets: every piece seen, counted, in an
 /// open-addressed table over an arena of its bytes, and for each scan's field the pieces it has, which
@@ -41,9 +42,8 @@ struct ChunkValues: ~Copyable {
     /// 16 a chunk), and a piece that proves so few saves few row reads while every query reads it in the
     /// chunk's list.
     static let tailThreshold = 64
-    /// The same for a piece of reports' messages: a chunk's scans have few reports, and only those made
-    /// while the chunk was written are counted (a later one's message goes to the gram sets alone), so a
-    /// message many reports repeat may have a handful a chunk.
+    /// The same for a piece of reports' messages: a chunk's scans have few reports, counted per write
+    /// (`SearchIndexWriter.writeMessagePieces`), so a message many reports repeat may have a handful a chunk.
     static let messageThreshold = 4
     /// A needle must be at least this long to be looked for in the pieces: a shorter one is answered
     /// exactly by the gram sets.

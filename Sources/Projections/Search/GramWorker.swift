@@ -164,8 +164,8 @@ final class GramWorker: @unchecked Sendable {
                         late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(record.offset))
                     }
                 }
-                values.add(record.offset, text: record.text,
-                           source: record.flag == 0 ? ChunkValues.own : ChunkValues.message)
+                // A message's pieces are counted when the write ends (`SearchIndexWriter.writeMessagePieces`).
+                if record.flag == 0 { values.add(record.offset, text: record.text, source: ChunkValues.own) }
                 if let labels = record.labels {
                     postings.add(record.offset, counterfeit: labels.counterfeit,
                                  category: String(decoding: labels.category, as: UTF8.self),

@@ -10,7 +10,8 @@ import Domain
 /// appended at the end of the table without a read (a chunk begun in this write is stored nowhere yet, and
 /// its keys sort after every stored one), while one appended event reads, merges and writes the few sets of
 /// its chunk it touches. A message reported on a scan of an earlier chunk is held apart (`late`) and merged
-/// into the stored sets when the write ends.
+/// into the stored sets when the write ends, when every message's pieces are counted too
+/// (`writeMessagePieces`).
 final class SearchIndexWriter {
     /// One scan's text (or a report's message) as the writer hands it to the worker, in a batch of bytes:
     /// `[offset 2][flag 1][labels 1][text count 4][category count 4][actor count 4][text][category][actor]`,
@@ -76,9 +77,10 @@ final class SearchIndexWriter {
     /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
     /// (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
-    /// Those messages' text, for their chunks' pieces (`writeLateMessages`): `[chunk 4][offset 2][count 4][text]`
-    /// each, in the order reported (a sixteenth of what `late` holds for them: two grams of 8 bytes a byte).
-    private var lateMessages: [UInt8] = []
+    /// The text of every report's message this write adds, for their chunks' pieces (`writeMessagePieces`):
+    /// `[chunk 4][offset 2][count 4][text]` each, in the order reported (a sixteenth of what `late` holds for
+    /// the same text: two grams of 8 bytes a byte).
+    private var messages: [UInt8] = []
     /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
     /// index (`Models.keepStoredSearchIndex`), which costs it neither the grams nor a write of its pages.
     var keepsStoredSets = false
@@ -129,6 +131,10 @@ final class SearchIndexWriter {
         if keepsStoredSets { return }
         let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
         let text = CaseFolding.lowercasedUTF8(message)
+        withUnsafeBytes(of: chunk.littleEndian) { messages.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(offset).littleEndian) { messages.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(text.count).littleEndian) { messages.append(contentsOf: $0) }
+        messages.append(contentsOf: text)
         if heldChunk == chunk {
             text.withUnsafeBytes { Record.append(offset: offset, flag: SearchIndex.messageFlag, text: $0, labels: nil, to: &batch) }
             return
@@ -137,10 +143,6 @@ final class SearchIndexWriter {
         for gram in SearchIndex.grams(of: text, flag: SearchIndex.messageFlag) {
             late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(offset))
         }
-        withUnsafeBytes(of: chunk.littleEndian) { lateMessages.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt16(offset).littleEndian) { lateMessages.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(text.count).littleEndian) { lateMessages.append(contentsOf: $0) }
-        lateMessages.append(contentsOf: text)
     }
 
     /// Writes every set held.
@@ -152,7 +154,7 @@ final class SearchIndexWriter {
         }
         heldChunk = nil
         try writeLate(to: tables)
-        try writeLateMessages(to: tables)
+        try writeMessagePieces(to: tables)
         for chunk in completed { try remakePieces(of: chunk, in: tables) }
         completed.removeAll()
     }
@@ -309,35 +311,39 @@ final class SearchIndexWriter {
         }
     }
 
-    /// Counts the messages reported on scans of chunks not held (`lateMessages`) into their chunks' pieces,
-    /// as the worker counts those of the held chunk: a message repeated by `ChunkValues.messageThreshold` of
-    /// a chunk's reports in this write is listed, and each message joins the longest listed message piece it
-    /// starts with (`mergePieces`). An import's reports mostly come after their scan's chunk was written; a
-    /// needle in the message many of them repeat (`sticker`, `receipt`) read each match's row before.
-    private func writeLateMessages(to tables: any ModelTables) throws {
-        guard !lateMessages.isEmpty else { return }
+    /// Counts the messages of this write's reports (`messages`) into their chunks' pieces once every chunk
+    /// is stored: a message that `ChunkValues.messageThreshold` of a chunk's reports in this write repeat is
+    /// listed, and each report joins the longest listed message piece its message starts with
+    /// (`mergePieces`), so that a report alone joins the piece its text was listed under before.
+    ///
+    /// Why at the end, for all of them: a report names a scan recorded a while before, so an import's
+    /// reports mostly come after their scan's chunk was written, and a served store's always do. Counted
+    /// with the chunk's scans, a message many reports repeat had a handful in a chunk, and a needle in it
+    /// (`sticker`, `receipt`) read its matches' rows.
+    private func writeMessagePieces(to tables: any ModelTables) throws {
+        guard !messages.isEmpty else { return }
         var byChunk: [UInt32: [(offset: Int, text: ArraySlice<UInt8>)]] = [:]
-        lateMessages.withUnsafeBytes { bytes in
+        messages.withUnsafeBytes { bytes in
             var at = 0
             while at < bytes.count {
                 let chunk = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
                 let offset = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self)))
                 let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 6, as: UInt32.self)))
                 at += 10
-                byChunk[chunk, default: []].append((offset, lateMessages[at..<(at + count)]))
+                byChunk[chunk, default: []].append((offset, messages[at..<(at + count)]))
                 at += count
             }
         }
         for chunk in byChunk.keys.sorted() {
-            let messages = byChunk[chunk]!
+            let reports = byChunk[chunk]!
             var values = ChunkValues()
-            for message in messages {
-                message.text.withUnsafeBytes { values.add(message.offset, text: $0, source: ChunkValues.message) }
+            for report in reports {
+                report.text.withUnsafeBytes { values.add(report.offset, text: $0, source: ChunkValues.message) }
             }
             let counted = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
-            try mergePieces(of: chunk, counted, placing: messages, into: tables)
+            try mergePieces(of: chunk, counted, placing: reports, into: tables)
         }
-        lateMessages.removeAll(keepingCapacity: false)
+        messages.removeAll(keepingCapacity: false)
     }
 
     private func writeLate(to tables: any ModelTables) throws {
