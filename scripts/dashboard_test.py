@@ -152,6 +152,16 @@ def attribute(driver, css, name):
     return settled(lambda: driver.find_element(By.CSS_SELECTOR, css).get_attribute(name))
 
 
+def click(driver, css):
+    """Clicks what `css` finds, found again if the screen was drawn again in between (a click on a stale
+    element raises before it happens, so it is never made twice)."""
+    settled(lambda: driver.find_element(By.CSS_SELECTOR, css).click())
+
+
+def type_into(driver, css, keys):
+    settled(lambda: driver.find_element(By.CSS_SELECTOR, css).send_keys(keys))
+
+
 def shoot(driver, name):
     for width, height in ((375, 812), (1280, 900)):
         driver.set_window_size(width, height)
@@ -178,10 +188,10 @@ def run(driver, api, base, store, env):
     roles = {a["username"]: a["role"] for a in api.call("GET", "/v1/accounts")[1]["accounts"]}
     victim = next(a["username"] for a in gates["accounts"]
                   if a["failures"] == 0 and a["state"] in ("required", "unlocked") and roles.get(a["username"]) == "inspector" and a["username"] != "ines")
-    driver.find_element(By.ID, "user").send_keys(victim)
+    type_into(driver, "#user", victim)
     for attempt in range(3):
         type_passcode(driver, "9999")
-        driver.find_element(By.ID, "signin-button").click()
+        click(driver, "#signin-button")
         if attempt < 2:
             left = 2 - attempt
             check(f"sign-in: wrong passcode {attempt + 1} says {left} attempt(s) left",
@@ -221,12 +231,12 @@ def run(driver, api, base, store, env):
     # History: the type filter, a search typed letter by letter, recent searches, paging.
     driver.get(base + "/#/history?window=all")
     wait_for(driver, "#total")
-    driver.find_element(By.CSS_SELECTOR, '[data-type="failed"]').click()
+    click(driver, '[data-type="failed"]')
     _, failed_all = api.call("GET", "/v1/history?type=failed&window=all&limit=20")
     check("history: the failed filter's total equals the API's",
           wait_until(driver, lambda: attribute(driver, "#total", "data-total") == str(failed_all["total"])),
           attribute(driver, "#total", "data-total"))
-    driver.find_element(By.CSS_SELECTOR, '[data-type="all"]').click()
+    click(driver, '[data-type="all"]')
     box = driver.find_element(By.ID, "search")
     typed = ""
     for letter in "serum":
@@ -248,9 +258,9 @@ def run(driver, api, base, store, env):
     wait_for(driver, "#report-form")
     check("details: a code seen before is flagged", len(driver.find_elements(By.ID, "seen-before")) == 1)
     shoot(driver, "details")
-    driver.find_element(By.CSS_SELECTOR, '#reason option[value="label"]').click()
-    driver.find_element(By.ID, "message").send_keys("label <b>misprinted</b>")
-    driver.find_element(By.CSS_SELECTOR, "#report-form button[type=submit]").click()
+    click(driver, '#reason option[value="label"]')
+    type_into(driver, "#message", "label <b>misprinted</b>")
+    click(driver, "#report-form button[type=submit]")
     check("details: the report is confirmed", wait_until(driver, lambda: len(driver.find_elements(By.ID, "reported")) == 1))
     _, reported = api.call("GET", "/v1/scans/" + target["scanId"])
     check("details: the API has the report with its message as typed",
@@ -261,8 +271,8 @@ def run(driver, api, base, store, env):
     # Settings.
     driver.get(base + "/#/settings")
     wait_for(driver, "#historyWindow")
-    driver.find_element(By.CSS_SELECTOR, '#historyWindow option[value="90d"]').click()
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    click(driver, '#historyWindow option[value="90d"]')
+    click(driver, "form button[type=submit]")
     check("settings: saved", wait_until(driver, lambda: text(driver, "#settings-out") == "Saved."))
     _, settings = api.call("GET", "/v1/settings/admin")
     check("settings: the API has the new window", settings["historyWindow"] == "90d", settings)
@@ -289,9 +299,9 @@ def run(driver, api, base, store, env):
     driver.get(base + "/#/customers/" + customer["username"])
     wait_for(driver, "#status-form")
     rows_before = len(driver.find_elements(By.CSS_SELECTOR, "#status-history tbody tr"))
-    driver.find_element(By.CSS_SELECTOR, '#new-status option[value="COMPLETED"]').click()
-    driver.find_element(By.ID, "note").send_keys("done in the browser")
-    driver.find_element(By.CSS_SELECTOR, "#status-form button[type=submit]").click()
+    click(driver, '#new-status option[value="COMPLETED"]')
+    type_into(driver, "#note", "done in the browser")
+    click(driver, "#status-form button[type=submit]")
     check("customer: the status history gains the change",
           wait_until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#status-history tbody tr")) == rows_before + 1))
     _, shown = api.call("GET", "/v1/customers/" + customer["username"])
@@ -301,8 +311,8 @@ def run(driver, api, base, store, env):
     wait_for(driver, "#r-username")
     for field, value in (("r-username", "web.client"), ("r-name", "Web Client"), ("r-email", "web@example.org"),
                          ("r-street", "1 Rue de la Paix"), ("r-city", "Lyon"), ("r-zipcode", "69001")):
-        driver.find_element(By.ID, field).send_keys(value)
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        type_into(driver, "#" + field, value)
+    click(driver, "form button[type=submit]")
     check("register: the customer is registered",
           wait_until(driver, lambda: "Registered web.client" in text(driver, "#register-out")), text(driver, "#register-out"))
     status, registered = api.call("GET", "/v1/customers/web.client")
@@ -326,7 +336,7 @@ def run(driver, api, base, store, env):
     wait_for(driver, "[data-events]")
     _, log = api.call("GET", "/v1/log/status")
     check("audit: the event count is the API's", attribute(driver, "[data-events]", "data-events") == str(log["events"]))
-    driver.find_element(By.ID, "verify").click()
+    click(driver, "#verify")
     check("audit: verify says verified", wait_until(driver, lambda: text(driver, "#verify-out").startswith("Verified")),
           text(driver, "#verify-out"))
     checkpoint = text(driver, "#checkpoint")
