@@ -450,6 +450,11 @@ extension SnapshotReplayTests {
         #expect(listed["ines.ros"] == Array(t..<(t + h)))
         #expect(listed["rossi0"] == Array(0..<(t + h)), "\(listed.keys.sorted())")
         #expect(listed["silva024"] == nil && listed["zoe.silva024"] == Array((t + h)..<(t + 2 * h)))
+        // A tail's prefixes up to 16 bytes are pieces: a surname longer than 8 bytes is proven too.
+        var longer: [(offset: Int, text: String, source: UInt8)] = []
+        for i in 0..<t { longer.append((i, "quentin.lindqvist066", ChunkValues.own)) }
+        for i in 0..<h { longer.append((t + i, "ines.lindqvist0\(10 + i)", ChunkValues.own)) }
+        #expect(ChunkValuesTests.listed(longer)["lindqvist0"] == Array(0..<(t + h)))
     }
 
     /// A set for each trigram of the listed heads (and none other): the scans that have it past a head, a

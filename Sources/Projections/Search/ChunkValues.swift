@@ -19,7 +19,7 @@ import SystemCalls
 /// Stored per chunk (`SearchIndex`): the list of pieces at `[chunk, list]` (`encodedList`), and the scans of
 /// the piece listed `i`-th at `[chunk, members, i (2 bytes)]`, as the index's other sets (`ChunkBits`). A
 /// report's message is a piece of its own source (`message`), counted when the write ends rather than with
-/// the chunk's scans (`SearchIndexWriter.writeMessagePieces`), which a replay of a prefix of the log does not
+/// the chunk's scans (`SearchIndexWriter.writeMessages`), which a replay of a prefix of the log does not
 /// use: the report may come after the prefix.
 ///
 /// Held on the worker's thread (`GramWorker`), beside the chunk's gram sets: every piece seen, counted, in an
@@ -43,7 +43,7 @@ struct ChunkValues: ~Copyable {
     /// chunk's list.
     static let tailThreshold = 64
     /// The same for a piece of reports' messages: a chunk's scans have few reports, counted per write
-    /// (`SearchIndexWriter.writeMessagePieces`), so a message many reports repeat may have a handful a chunk.
+    /// (`SearchIndexWriter.writeMessages`), so a message many reports repeat may have a handful a chunk.
     static let messageThreshold = 4
     /// A needle must be at least this long to be looked for in the pieces: a shorter one is answered
     /// exactly by the gram sets.
@@ -166,7 +166,7 @@ struct ChunkValues: ~Copyable {
     /// Counts the tails of the fields added so far, and lists each as a field of its scan: past the longest
     /// piece the field shares from its start (a needle inside it is proven already), the text after that
     /// head and the text from each delimiter on (`9f3a?lot=07317`, `?lot=07317` and `=07317` in
-    /// `https://verify.example/c/role-9f3a?lot=07317`), at most `maxTails` a field. Its prefixes of 4 to 8
+    /// `https://verify.example/c/role-9f3a?lot=07317`), at most `maxTails` a field. Its prefixes of 4 to 16
     /// bytes are pieces (`isTailLength`): a tail's head is a parameter's name and the first digits of its
     /// value (`?lot=0`, `?lot=07`), each byte of which parts the scans by ten, and a needle there that many
     /// scans hold is then proven too. The first tail begins after the head's last delimiter, not at the
@@ -240,9 +240,10 @@ struct ChunkValues: ~Copyable {
     @inline(__always)
     static func isFixedLength(_ length: Int) -> Bool { length & (length - 1) == 0 && length <= 32 }
 
-    /// Whether a prefix of a tail of `length` (4 or more) bytes is one of the fixed ones: 4 to 8, 16 or 32.
+    /// Whether a prefix of a tail of `length` (4 or more) bytes is one of the fixed ones: 4 to 16, or 32 (a
+    /// name's tail `lindqvist042` proves `lindqvist` with its 9-byte prefix).
     @inline(__always)
-    static func isTailLength(_ length: Int) -> Bool { length <= 8 || isFixedLength(length) }
+    static func isTailLength(_ length: Int) -> Bool { length <= 16 || isFixedLength(length) }
 
     /// FNV-1a's, over 64 bits; a table's slot is taken from the mixed high bits.
     private static let seed: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -164,7 +164,7 @@ final class GramWorker: @unchecked Sendable {
                         late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(record.offset))
                     }
                 }
-                // A message's pieces are counted when the write ends (`SearchIndexWriter.writeMessagePieces`).
+                // A message's pieces are counted when the write ends (`SearchIndexWriter.writeMessages`).
                 if record.flag == 0 { values.add(record.offset, text: record.text, source: ChunkValues.own) }
                 if let labels = record.labels {
                     postings.add(record.offset, counterfeit: labels.counterfeit,

@@ -9,9 +9,9 @@ import Domain
 /// the next chunk or when the write ends (`write`): an import or a rebuild writes each set of a chunk once,
 /// appended at the end of the table without a read (a chunk begun in this write is stored nowhere yet, and
 /// its keys sort after every stored one), while one appended event reads, merges and writes the few sets of
-/// its chunk it touches. A message reported on a scan of an earlier chunk is held apart (`late`) and merged
-/// into the stored sets when the write ends, when every message's pieces are counted too
-/// (`writeMessagePieces`).
+/// its chunk it touches. A message reported on a scan of an earlier chunk is kept as text and merged into
+/// its chunk's stored sets when the write ends, when every message's pieces are counted too
+/// (`writeMessages`).
 final class SearchIndexWriter {
     /// One scan's text (or a report's message) as the writer hands it to the worker, in a batch of bytes:
     /// `[offset 2][flag 1][labels 1][text count 4][category count 4][actor count 4][text][category][actor]`,
@@ -74,12 +74,13 @@ final class SearchIndexWriter {
     /// Chunks this write filled that an earlier write had begun: their pieces are made again from their
     /// rows when the write ends (`remakePieces`).
     private var completed: [UInt32] = []
-    /// Messages' grams on scans of other chunks than the held one: `chunk << 46 | gram << 14 | offset`
-    /// (`SearchIndex.offsetBits`), which sort by key and then offset.
+    /// The grams of texts too long for the worker's held sets (`GramWorker.Finished.late`):
+    /// `chunk << 46 | gram << 14 | offset` (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
-    /// The text of every report's message this write adds, for their chunks' pieces (`writeMessagePieces`):
-    /// `[chunk 4][offset 2][count 4][text]` each, in the order reported (a sixteenth of what `late` holds for
-    /// the same text: two grams of 8 bytes a byte).
+    /// The text of every report's message this write adds, for their chunks' pieces and, when its chunk was
+    /// not held, its grams (`writeMessages`): `[chunk 4][offset 2][held 1][count 4][text]` each, in the order
+    /// reported. Kept as text, not as grams until the write ends: two grams of 8 bytes a byte of it were 50 MB
+    /// of an import of ten million events.
     private var messages: [UInt8] = []
     /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
     /// index (`Models.keepStoredSearchIndex`), which costs it neither the grams nor a write of its pages.
@@ -131,17 +132,15 @@ final class SearchIndexWriter {
         if keepsStoredSets { return }
         let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
         let text = CaseFolding.lowercasedUTF8(message)
+        let held = heldChunk == chunk
         withUnsafeBytes(of: chunk.littleEndian) { messages.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt16(offset).littleEndian) { messages.append(contentsOf: $0) }
+        messages.append(held ? 1 : 0)
         withUnsafeBytes(of: UInt32(text.count).littleEndian) { messages.append(contentsOf: $0) }
         messages.append(contentsOf: text)
-        if heldChunk == chunk {
+        // The held chunk's sets take the grams on the worker; another chunk's, when the write ends.
+        if held {
             text.withUnsafeBytes { Record.append(offset: offset, flag: SearchIndex.messageFlag, text: $0, labels: nil, to: &batch) }
-            return
-        }
-        let shift = UInt64(SearchIndex.offsetBits)
-        for gram in SearchIndex.grams(of: text, flag: SearchIndex.messageFlag) {
-            late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(offset))
         }
     }
 
@@ -153,8 +152,8 @@ final class SearchIndexWriter {
             try store(worker.waitFinished(), to: tables)
         }
         heldChunk = nil
-        try writeLate(to: tables)
-        try writeMessagePieces(to: tables)
+        try writeLate(&late, to: tables)
+        try writeMessages(to: tables)
         for chunk in completed { try remakePieces(of: chunk, in: tables) }
         completed.removeAll()
     }
@@ -311,42 +310,53 @@ final class SearchIndexWriter {
         }
     }
 
-    /// Counts the messages of this write's reports (`messages`) into their chunks' pieces once every chunk
-    /// is stored: a message that `ChunkValues.messageThreshold` of a chunk's reports in this write repeat is
-    /// listed, and each report joins the longest listed message piece its message starts with
-    /// (`mergePieces`), so that a report alone joins the piece its text was listed under before.
+    /// Writes what this write's reports (`messages`) add to their chunks, once every chunk is stored: the
+    /// grams of those whose chunk was not held (in its stored sets), and every message's pieces — a message
+    /// that `ChunkValues.messageThreshold` of a chunk's reports in this write repeat is listed, and each
+    /// report joins the longest listed message piece its message starts with (`mergePieces`), so that a
+    /// report alone joins the piece its text was listed under before.
     ///
-    /// Why at the end, for all of them: a report names a scan recorded a while before, so an import's
-    /// reports mostly come after their scan's chunk was written, and a served store's always do. Counted
-    /// with the chunk's scans, a message many reports repeat had a handful in a chunk, and a needle in it
-    /// (`sticker`, `receipt`) read its matches' rows.
-    private func writeMessagePieces(to tables: any ModelTables) throws {
+    /// Why the pieces at the end, for all of them: a report names a scan recorded a while before, so an
+    /// import's reports mostly come after their scan's chunk was written, and a served store's always do.
+    /// Counted with the chunk's scans, a message many reports repeat had a handful in a chunk, and a needle
+    /// in it (`sticker`, `receipt`) read its matches' rows.
+    private func writeMessages(to tables: any ModelTables) throws {
         guard !messages.isEmpty else { return }
-        var byChunk: [UInt32: [(offset: Int, text: ArraySlice<UInt8>)]] = [:]
+        var byChunk: [UInt32: [(offset: Int, held: Bool, text: ArraySlice<UInt8>)]] = [:]
         messages.withUnsafeBytes { bytes in
             var at = 0
             while at < bytes.count {
                 let chunk = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
                 let offset = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self)))
-                let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 6, as: UInt32.self)))
-                at += 10
-                byChunk[chunk, default: []].append((offset, messages[at..<(at + count)]))
+                let held = bytes[at + 6] != 0
+                let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 7, as: UInt32.self)))
+                at += 11
+                byChunk[chunk, default: []].append((offset, held, messages[at..<(at + count)]))
                 at += count
             }
         }
+        let shift = UInt64(SearchIndex.offsetBits)
         for chunk in byChunk.keys.sorted() {
             let reports = byChunk[chunk]!
+            var grams: [UInt64] = []
+            for report in reports where !report.held {
+                for gram in report.text.withUnsafeBytes({ SearchIndex.grams(of: $0, flag: SearchIndex.messageFlag) }) {
+                    grams.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(report.offset))
+                }
+            }
+            try writeLate(&grams, to: tables)
             var values = ChunkValues()
             for report in reports {
                 report.text.withUnsafeBytes { values.add(report.offset, text: $0, source: ChunkValues.message) }
             }
             let counted = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
-            try mergePieces(of: chunk, counted, placing: reports, into: tables)
+            try mergePieces(of: chunk, counted, placing: reports.map { ($0.offset, $0.text) }, into: tables)
         }
         messages.removeAll(keepingCapacity: false)
     }
 
-    private func writeLate(to tables: any ModelTables) throws {
+    /// Merges `late`'s grams (`chunk << 46 | gram << 14 | offset`) into the stored sets, and empties it.
+    private func writeLate(_ late: inout [UInt64], to tables: any ModelTables) throws {
         guard !late.isEmpty else { return }
         late.sort()
         var i = 0
