@@ -44,7 +44,6 @@ enum CommandLineRepair {
         }
         var arguments = arguments
         if path == ["settings", "set"] { arguments = scannerColor(arguments, from: i) }
-        try checkLongOptions(Array(arguments[i...]), of: command, path: path)
         guard let valued = dashArguments[path] else { return arguments }
         var rest = Array(arguments[i...])
         var j = 0
@@ -84,9 +83,22 @@ enum CommandLineRepair {
         return arguments
     }
 
-    /// Refuses a long option that `command` does not know, naming it (and the nearest it knows), before the
-    /// command's own checks run: ArgumentParser checks a command's values before it looks for unknown options,
-    /// so `scan --resut authentic` would otherwise be told that `--result` is needed.
+    /// Refuses a long option that the command `arguments` name (as `repair` left them) does not know, naming
+    /// it (and the nearest it knows), in place of ArgumentParser's message: ArgumentParser checks a command's
+    /// values before it looks for unknown options, so `scan --resut authentic` would otherwise be told that
+    /// `--result` is needed. Asked only when the arguments do not parse (`mainFitted`).
+    static func checkLongOptions(_ arguments: [String], root: any ParsableCommand.Type) throws(Failure) {
+        var command: any ParsableCommand.Type = root
+        var path: [String] = []
+        var i = 0
+        while i < arguments.count, let next = command.configuration.subcommands.first(where: { $0._commandName == arguments[i] }) {
+            command = next
+            path.append(arguments[i])
+            i += 1
+        }
+        try checkLongOptions(Array(arguments[i...]), of: command, path: path)
+    }
+
     static func checkLongOptions(_ rest: [String], of command: any ParsableCommand.Type, path: [String]) throws(Failure) {
         guard command.configuration.subcommands.isEmpty, rest.contains(where: { $0.hasPrefix("--") && $0 != "--" }) else { return }
         let known = longOptions(of: command)

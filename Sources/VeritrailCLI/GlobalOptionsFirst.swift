@@ -40,7 +40,8 @@ extension Veritrail {
         VeritrailStore.exitOnStoreFault(withCode: Failure.storeFailed, prefix: "veritrail: ")
         let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
         do {
-            root.mainFitted(try CommandLineRepair.repair(arguments, root: root))
+            let repaired = try CommandLineRepair.repair(arguments, root: root)
+            root.mainFitted(repaired) { () throws(Failure) in try CommandLineRepair.checkLongOptions(repaired, root: root) }
         } catch {
             Output.error(error.message)
             Veritrail.exit(withError: ExitCode(error.code))

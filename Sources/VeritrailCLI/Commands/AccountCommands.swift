@@ -152,6 +152,7 @@ struct AccountCommand: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Change an account's details (not its e-mail or role): by the account itself or an admin.",
             discussion: """
             The address keeps the parts not given: --city alone moves the account to another city.
@@ -195,6 +196,7 @@ struct AccountCommand: ParsableCommand {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete an account (admin only; the last admin can not be deleted).",
             discussion: """
             Asks "Delete USER (NAME, ROLE)? [y/N]" on a terminal; --yes for scripts.

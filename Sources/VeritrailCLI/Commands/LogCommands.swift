@@ -22,6 +22,7 @@ struct LogCommand: ParsableCommand {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "How many events, the head, the first and last times, and the events per type.",
             discussion: "Example: veritrail log status --as-of 120 --store demo-store --json"
         )
@@ -41,6 +42,7 @@ struct LogCommand: ParsableCommand {
 
     struct Tail: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "tail",
             abstract: "The last events of the log, one sentence each (--json: the out form), with filters.",
             usage: "veritrail log tail [-n <N>] [--from <seq>] [--to <seq>] [--since <time>] [--until <time>] [--actor <user>]... [--type <type>]... [<options>]",
             discussion: """
@@ -131,6 +133,7 @@ struct LogCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Recompute the hash chain from the first event; with --digest, check an earlier digest too.",
             discussion: """
             With --as-of N, only events 1…N are verified.
@@ -184,6 +187,7 @@ struct LogCommand: ParsableCommand {
 
     struct Digest: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "digest",
             abstract: "Print the head as SEQ:HASH, to write down and check later with `log verify --digest`.",
             discussion: "Examples:\n  veritrail log digest --store demo-store\n  veritrail log digest --as-of 120 --store demo-store"
         )

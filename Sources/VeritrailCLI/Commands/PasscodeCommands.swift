@@ -10,6 +10,7 @@ struct PasscodeCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set your passcode (4–8 digits, asked twice); changing one asks the current one first; an admin can reset another's.",
             discussion: "Example:\n  printf '1357\\n2468\\n2468\\n' | \\\n    veritrail passcode set --as ines --passcode-stdin")
         @Argument(help: ArgumentHelp("The account (default: yourself).", valueName: "user"), completion: Completions.users) var user: String?

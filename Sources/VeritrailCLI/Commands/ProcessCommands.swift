@@ -129,6 +129,7 @@ struct FitnessCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set your body type (0 smallest … 2 largest) and height in inches (36–96).",
             discussion: "Example:\n  veritrail fitness set --body-type 1 --height-inches 70 --as tom")
         @Option(help: "0, 1 or 2.") var bodyType: Int64
@@ -160,6 +161,7 @@ struct GoalCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set a monthly goal: jumps, calories or scans (a target of 0 turns the metric off).",
             discussion: "Example:\n  veritrail goal set --metric jumps --target 30000 --month 2026-11 --as tom")
         @Option(help: "jumps, calories or scans.") var metric: GoalMetric
@@ -197,6 +199,7 @@ struct SessionCommand: ParsableCommand {
 
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "record",
             abstract: "Record a jump session (yours, or anyone's as an admin).",
             discussion: "Example:\n  veritrail session record --park Plainfield --start 13:00 --end 14:00 \\\n      --jumps 8798 --calories 521 --as tom")
         @Option(help: ArgumentHelp("Whose session (default: yours).", valueName: "user")) var user: String?

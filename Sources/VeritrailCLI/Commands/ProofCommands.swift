@@ -9,6 +9,7 @@ import VeritrailKit
 extension LogCommand {
     struct Key: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "key",
             abstract: "Print the store's verifier key (signed-note form), to write down once.",
             discussion: "Example: veritrail log key --store demo-store"
         )
@@ -53,6 +54,7 @@ extension LogCommand {
 
     struct Prove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prove",
             abstract: "Print the inclusion proof (C2SP tlog-proof) of the event at SEQ in the tree of N events.",
             discussion: "Example: veritrail log prove 120 --store demo-store"
         )
@@ -81,6 +83,7 @@ extension LogCommand {
 
     struct Consistency: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "consistency",
             abstract: "Print the consistency proof from the tree of OLD events to the tree of N (a tlog-witness add-checkpoint body).",
             discussion: "Example: veritrail log consistency 100 --store demo-store"
         )

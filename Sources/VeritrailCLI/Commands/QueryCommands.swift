@@ -158,6 +158,7 @@ struct CustomerCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Every registered detail of a customer, with its status history.",
             discussion: "Example:\n  veritrail customer show mlopez")
         @Argument(help: ArgumentHelp("The customer.", valueName: "user"), completion: Completions.users) var user: String
@@ -206,6 +207,7 @@ struct SettingsCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "An account's scanner and history settings.",
             discussion: "Example:\n  veritrail settings ines")
         @Argument(help: ArgumentHelp("The account.", valueName: "user"), completion: Completions.users) var user: String

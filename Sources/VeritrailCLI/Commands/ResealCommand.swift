@@ -6,6 +6,7 @@ extension LogCommand {
     /// not a file, or contradicts its log, so that it takes writes again, saying what it signs over.
     struct Reseal: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reseal",
             abstract: "Sign the head over a lost or contradicting checkpoint, so that the store takes writes again.",
             discussion: """
             A store that has signed refuses every write while its kept checkpoint is missing, not a file, or \

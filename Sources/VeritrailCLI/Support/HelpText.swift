@@ -56,20 +56,37 @@ enum HelpText {
 extension ParsableCommand {
     /// `main(arguments)` as ArgumentParser runs it, with its messages fitted (`HelpText`): help on stdout
     /// (exit 0), errors on stderr, each command's own exit code kept. Called on the root command (`Veritrail`,
-    /// or a root that adds commands of other targets to it).
-    static func mainFitted(_ arguments: [String]) -> Never {
+    /// or a root that adds commands of other targets to it). `whenUnparsed` runs only when the arguments do
+    /// not parse, and its failure is said instead of ArgumentParser's message (`CommandLineRepair`'s check of
+    /// the long options, which reads the command's whole description: ~1 ms of every process otherwise).
+    static func mainFitted(_ arguments: [String], whenUnparsed: () throws(Failure) -> Void = {}) -> Never {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
+            command = try parseAsRoot(arguments)
+        } catch {
+            do {
+                try whenUnparsed()
+            } catch {
+                Output.error(error.message)
+                exit(withError: ExitCode(error.code))
+            }
+            exitFitted(error)
+        }
+        do {
             try command.run()
             exit()
         } catch {
-            let code = exitCode(for: error)
-            let message = fullMessage(for: error, columns: HelpText.width)
-            if !message.isEmpty {
-                let fitted = HelpText.fitted(message, width: HelpText.width) + "\n"
-                if code == .success { Output.write(Array(fitted.utf8)) } else { Output.note(String(fitted.dropLast())) }
-            }
-            exit(withError: code == .success ? nil : ExitCode(code.rawValue))
+            exitFitted(error)
         }
+    }
+
+    private static func exitFitted(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error, columns: HelpText.width)
+        if !message.isEmpty {
+            let fitted = HelpText.fitted(message, width: HelpText.width) + "\n"
+            if code == .success { Output.write(Array(fitted.utf8)) } else { Output.note(String(fitted.dropLast())) }
+        }
+        exit(withError: code == .success ? nil : ExitCode(code.rawValue))
     }
 }
