@@ -450,11 +450,6 @@ extension SnapshotReplayTests {
         #expect(listed["ines.ros"] == Array(t..<(t + h)))
         #expect(listed["rossi0"] == Array(0..<(t + h)), "\(listed.keys.sorted())")
         #expect(listed["silva024"] == nil && listed["zoe.silva024"] == Array((t + h)..<(t + 2 * h)))
-        // A tail's prefixes up to 16 bytes are pieces: a surname longer than 8 bytes is proven too.
-        var longer: [(offset: Int, text: String, source: UInt8)] = []
-        for i in 0..<t { longer.append((i, "quentin.lindqvist066", ChunkValues.own)) }
-        for i in 0..<h { longer.append((t + i, "ines.lindqvist0\(10 + i)", ChunkValues.own)) }
-        #expect(ChunkValuesTests.listed(longer)["lindqvist0"] == Array(0..<(t + h)))
     }
 
     /// A set for each trigram of the listed heads (and none other): the scans that have it past a head, a
@@ -502,11 +497,7 @@ extension SnapshotReplayTests {
         var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
                      Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z"),
                      Ev.register("marco.b", role: "inspector", by: "admin", at: "2026-11-01T08:02:00Z")]
-        var second: Int64 = 0
-        func at() -> String {
-            second += 10
-            return Timestamp(microseconds: Ev.time("2026-11-01T09:00:00Z").microseconds + second * 1_000_000).description
-        }
+        let at = ChunkValuesTests.tenSecondClock()
         for n in 1...120 {
             let unique = n % 10 == 3 ? "xmarcox\(n)" : n % 10 == 4 ? "yarcoy\(n)" : "q\(7_919 * n)"
             let location = n % 7 == 0 ? #","location":"Marco \#(n)""# : #","location":"Marché de la Croix-Rousse""#
@@ -599,11 +590,7 @@ extension SnapshotReplayTests {
     @Test func reportsOnAChunkWrittenBeforeJoinItsPieces() throws {
         var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
                      Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
-        var second: Int64 = 0
-        func at() -> String {
-            second += 10
-            return Timestamp(microseconds: Ev.time("2026-11-01T09:00:00Z").microseconds + second * 1_000_000).description
-        }
+        let at = ChunkValuesTests.tenSecondClock()
         for n in 1...100 {
             lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/\(7_919 * n)", productName: "Serum",
                                  category: "Cosmetics", result: "counterfeit", mode: "single", extra: #","notes":"Sticker on the lid""#))
@@ -658,6 +645,15 @@ extension SnapshotReplayTests {
                 if let value { bits.or(container: SealedValue.body(value)) }
                 return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
             }
+        }
+    }
+
+    /// Event times 10 s apart from 2026-11-01T09:00:10Z, for logs whose events' order is all that matters.
+    static func tenSecondClock() -> () -> String {
+        var second: Int64 = 0
+        return {
+            second += 10
+            return Timestamp(microseconds: Ev.time("2026-11-01T09:00:00Z").microseconds + second * 1_000_000).description
         }
     }
 

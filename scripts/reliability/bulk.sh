@@ -41,7 +41,11 @@ if command -v mdb_stat >/dev/null; then
   check "…100,000 scans more, and the log verifies" bash -c "[ '$(scans_in "$s")' = $((before + 100000)) ] && $VT log verify --store '$s' >/dev/null"
   check "…and the bar holds ($(bar_said "$s"))" within_bar "$s"
   rss=$(sed -n 's/^rss //p' <<<"$out")
-  check "…in bounded memory: peak RSS $((rss / 1024)) MB for 100,000 rows (<= 200 MB)" [ "${rss:-999999}" -le 204800 ]
+  # Issue 20's bar for a batch of 5,000,000 rows: 300 MB. 200 MB, this check's bound before the search index
+  # held a chunk's shared pieces, is now within the run-to-run swing of one binary on a shared host (184–233 MB:
+  # the worker's chunk of 16,000 scans ~110 MB of heap, the mapped pages 30–80 MB between drops), so it
+  # failed or passed by luck; what it is for is that the rows are not held (400,000 rows once took 899 MB).
+  check "…in bounded memory: peak RSS $((rss / 1024)) MB for 100,000 rows (<= 300 MB)" [ "${rss:-999999}" -le 307200 ]
   # A bad last row (record 100,000, line 100,001) writes nothing.
   batch_csv 100000 "$work/bulk-bad.csv" bad-last
   before=$(scans_in "$s")
