@@ -58,7 +58,7 @@ extension ParsableCommand {
     /// (exit 0), errors on stderr, each command's own exit code kept. Called on the root command (`Veritrail`,
     /// or a root that adds commands of other targets to it). `whenUnparsed` runs only when the arguments do
     /// not parse, and its failure is said instead of ArgumentParser's message (`CommandLineRepair`'s check of
-    /// the long options, which reads the command's whole description: ~1 ms of every process otherwise).
+    /// the long options, which reads the command's whole description: 1–2 ms of every process otherwise).
     static func mainFitted(_ arguments: [String], whenUnparsed: () throws(Failure) -> Void = {}) -> Never {
         var command: any ParsableCommand
         do {
