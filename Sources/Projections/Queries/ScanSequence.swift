@@ -80,11 +80,12 @@ struct SearchNeedle {
         }
     }
 
-    /// Whether `haystack` contains `needle` (non-empty): the C library's `memchr` to each candidate first
-    /// byte, then the needle's last byte compared in place, and only then `memcmp` for the bytes between
-    /// (`ByteSearch.firstIndex(of:in:)`: vectorised, faster than a Swift loop over every scan's text). The last byte weeds out
-    /// most candidates without a call: a search typed letter by letter is mostly needles of 1 to 3 bytes whose
-    /// first byte is common, and a `memcmp` per candidate was a quarter of a served search's time.
+    /// Whether `haystack` contains `needle` (non-empty), by `ByteSearch.firstIndex(of:in:)`: the C library's
+    /// `memchr` to each candidate first byte, then the needle's last byte compared in place, and only then
+    /// `memcmp` for the bytes between (vectorised, faster than a Swift loop over every scan's text). The last
+    /// byte weeds out most candidates without a call: a search typed letter by letter is mostly needles of 1
+    /// to 3 bytes whose first byte is common, and a `memcmp` per candidate was a quarter of a served search's
+    /// time.
     static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
         ByteSearch.firstIndex(of: needle, in: haystack) != nil
     }
