@@ -152,6 +152,32 @@ import TestSupport
         for q in queries.suffix(3) { try SearchIndexTests.expectSame(store, q, asOf: nil) }
     }
 
+    /// The keys of a group's chunks interleave (`SearchIndex.chunksPerGroup`): a write that fills the first
+    /// group part way and a second that completes it and begins the next (the second group's chunks held and
+    /// appended together) answer as reading every row does, on both sides of the groups' boundary, at the
+    /// head and as of a seq in the first write, and the audit finds every key of its shape.
+    @Test func chunksOfAGroupWrittenByTwoWritesLieTogether() throws {
+        var rng = SystemRandomNumberGenerator()
+        let perGroup = ChunkBits.scansPerChunk * Int(SearchIndex.chunksPerGroup)
+        let lines = SearchIndexTests.log(scans: perGroup + 2 * ChunkBits.scansPerChunk + 100, rng: &rng)
+        let split = lines.count / 2
+        let events = try lines.map(Ev.decoded)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-groups-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try Store.create(directory: directory.path) { appender in for e in events[..<split] { _ = try appender.append(e) } }
+        let store = try Store(directory: directory.path)
+        try store.write { appender in for e in events[split...] { _ = try appender.append(e) } }
+        #expect(try store.auditPages() == nil)
+        for needle in ["e", "ho", "s-4", "hologram", "https://v.ex", "crème", "s-6400", "zzq"] {
+            for offset in [0, ChunkBits.scansPerChunk - 3, perGroup - 3, perGroup + ChunkBits.scansPerChunk + 40] {
+                var q = HistoryQuery(); q.search = needle; q.offset = offset; q.limit = 6
+                try SearchIndexTests.expectSame(store, q, asOf: nil)
+            }
+            var q = HistoryQuery(); q.search = needle; q.limit = 6
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(split - 10)))
+        }
+    }
+
     /// A rebuild keeps a sound index of the current form as it is, and makes a damaged one again (keeping
     /// the scan list): a set whose check does not match its bytes, and one of a kind the index does not have.
     @Test func aRebuildMendsADamagedIndex() throws {
@@ -171,7 +197,7 @@ import TestSupport
             let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
             let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
             try tables.put(.search, e, [1, 0, 2, 0])
-            let odd = SearchIndex.chunkBytes(0) + [0x7F, 1, 2, 3]
+            let odd = SearchIndex.groupBytes(0) + [0x7F, 1, 2, 3, 0]
             try tables.put(.search, odd, SealedValue.seal(key: odd, [5, 0]))
         }
         let damaged = try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
@@ -250,7 +276,9 @@ extension SearchIndexTests {
         #expect(try store.auditPages() == nil)
         let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
         let ser = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "r")), chunk: 0)
-        for (key, byte) in [(e, 100), (ser, 3), (SearchIndex.pieceListKey(chunk: 0), 9), (SearchIndex.pieceMembersKey(chunk: 0, index: 1), 2)] {
+        let second = try ChunkValuesTests.numbers(store, chunk: 0)[1]
+        for (key, byte) in [(e, 100), (ser, 3), (SearchIndex.pieceListKey(chunk: 0), 9), (SearchIndex.pieceMembersKey(chunk: 0, number: second), 2),
+                            (PieceVocabulary.blockKey(0), 12), (PieceVocabulary.countKey, 1)] {
             try SearchIndexTests.flipBit(store, .search, key, byte: byte)
             let damage = try #require(try store.auditPages())
             #expect(damage.rebuildRepairs, "\(damage)")
@@ -545,6 +573,96 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A chunk's list of piece numbers reads back as written (gaps of any size, up to the largest number);
+    /// a varint cut short or past 32 bits, or a gap of 0, is damage.
+    @Test func aListOfNumbersReadsBackAndDamageIsFound() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let numbers = Set((0..<Int.random(in: 0...300, using: &rng)).map { _ in
+                Bool.random(using: &rng) ? UInt32.random(in: 0...200, using: &rng) : UInt32.random(in: 0...UInt32.max, using: &rng)
+            }).sorted()
+            var read: [UInt32] = []
+            let readable = PieceNumbers.encoded(numbers).withUnsafeBytes { PieceNumbers.forEach($0) { read.append($0) } }
+            #expect(readable && read == numbers)
+        }
+        for bad in [[0x80], [1, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1]] as [[UInt8]] {
+            #expect(!bad.withUnsafeBytes { PieceNumbers.forEach($0) { _ in } }, "\(bad)")
+        }
+    }
+
+    /// Of the pieces a chunk lists that hold the needle, a query reads only those none of whose prefixes
+    /// (of the same source) the chunk lists too: their sets hold the longer pieces'.
+    @Test func aQueryReadsOnlyTheShortestMatchedPiecesAChunkLists() throws {
+        let (store, directory) = try SearchIndexTests.store([])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pieces: [(source: UInt8, text: String)] = [(0, "https://v.ex/c/"), (0, "https://v.ex/c/role-"), (0, "https://v.ex/c/asic-"),
+                                                       (1, "https://v.ex/c/role-"), (0, "v.ex/c/"), (0, "rossi0")]
+        let matches = try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let vocabulary = PieceVocabulary()
+            for piece in pieces { _ = try vocabulary.number(of: piece.source, Array(piece.text.utf8), in: tables) }
+            try vocabulary.store(to: tables)
+            return try Array("v.ex/c".utf8).withUnsafeBytes { try PieceMatches(needle: $0, withMessages: true, in: tables) }
+        }
+        #expect(matches.numbers == [0, 1, 2, 3, 4])
+        func shortest(_ listed: [UInt32]) -> [UInt32] {
+            var found: [UInt32] = []
+            PieceNumbers.encoded(listed).withUnsafeBytes { _ = matches.forEachShortest(in: $0) { found.append(matches.numbers[$0]) } }
+            return found
+        }
+        #expect(shortest([0, 1, 2, 3, 4, 5]) == [0, 3, 4])
+        #expect(shortest([1, 2, 5]) == [1, 2])
+        #expect(shortest([1, 3]) == [1, 3])
+        #expect(shortest([5]) == [])
+        let replaying = try store.log.environment.read { txn in
+            try Array("v.ex/c".utf8).withUnsafeBytes { try PieceMatches(needle: $0, withMessages: false, in: StoredTables(transaction: txn, databases: store.modelDatabases)) }
+        }
+        #expect(replaying.numbers == [0, 1, 2, 4])
+    }
+
+    /// Pieces numbered by several writes keep their numbers: a later write extends the last block and goes on
+    /// in new ones, a piece known is not numbered again, and every number reads back its piece.
+    @Test func theVocabularyNumbersEachPieceOnceAcrossWrites() throws {
+        let (store, directory) = try SearchIndexTests.store([])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let texts = (0..<150).map { "piece-\($0)" }
+        for write in 0..<3 {
+            try store.log.environment.write { txn in
+                let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+                let vocabulary = PieceVocabulary()
+                for (i, text) in texts.enumerated() where i < 50 * (write + 1) {
+                    #expect(try vocabulary.number(of: 0, Array(text.utf8), in: tables) == UInt32(i))
+                }
+                try vocabulary.store(to: tables)
+            }
+        }
+        try store.log.environment.read { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let vocabulary = PieceVocabulary()
+            for (i, text) in texts.enumerated() { #expect(try vocabulary.piece(UInt32(i), in: tables)?.bytes == Array(text.utf8)) }
+            #expect(try vocabulary.piece(150, in: tables) == nil)
+            let matches = try Array("ece-14".utf8).withUnsafeBytes { try PieceMatches(needle: $0, withMessages: true, in: tables) }
+            #expect(matches.numbers == [14] + Array(140...149))
+        }
+        #expect(try store.auditPages() == nil)
+        // A damaged count: the next piece is numbered past the last block, never with a number in use.
+        try SearchIndexTests.flipBit(store, .search, PieceVocabulary.countKey, byte: 3)
+        #expect(try store.auditPages() != nil)
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let vocabulary = PieceVocabulary()
+            #expect(try vocabulary.number(of: 0, Array("piece-7".utf8), in: tables) == 7)
+            #expect(try vocabulary.number(of: 0, Array("new".utf8), in: tables) == 192)
+            try vocabulary.store(to: tables)
+        }
+        let read = try store.log.environment.read { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            return try [192, 149].map { try PieceVocabulary().piece($0, in: tables)?.bytes }
+        }
+        #expect(read == [Array("new".utf8), Array("piece-149".utf8)])
+        #expect(try store.auditPages() == nil)
+    }
+
     @Test func aListReadsBackAndDamageIsFound() {
         let pieces: [(source: UInt8, bytes: [UInt8])] = [(0, Array("https://verify.e".utf8)), (1, Array(repeating: 0x61, count: 300)), (0, [0xE4, 0xB8, 0x8A, 0x20])]
         let list = ChunkValues.encodedList(pieces)
@@ -637,13 +755,25 @@ extension SnapshotReplayTests {
         }
     }
 
-    /// The offsets in `chunk` of the scans of the piece listed `index`-th.
+    /// The offsets in `chunk` of the scans of the piece listed `index`-th (in `pieces`' order).
     static func members(_ store: Store, chunk: UInt32, index: Int) throws -> [Int] {
-        try store.log.environment.read { txn in
-            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, index: index)) { value in
+        let number = try numbers(store, chunk: chunk)[index]
+        return try store.log.environment.read { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, number: number)) { value in
                 var bits = ChunkBits()
                 if let value { bits.or(container: SealedValue.body(value)) }
                 return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
+            }
+        }
+    }
+
+    /// The numbers of the pieces listed for `chunk` of `store` (`PieceVocabulary`), in the list's order.
+    static func numbers(_ store: Store, chunk: UInt32) throws -> [UInt32] {
+        try store.log.environment.read { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
+                var numbers: [UInt32] = []
+                if let list { #expect(PieceNumbers.forEach(SealedValue.body(list)) { numbers.append($0) }) }
+                return numbers
             }
         }
     }
@@ -657,13 +787,15 @@ extension SnapshotReplayTests {
         }
     }
 
-    /// The pieces listed for `chunk` of `store`, as "source:text".
+    /// The pieces listed for `chunk` of `store`, as "source:text", in the list's order (their numbers').
     static func pieces(_ store: Store, chunk: UInt32) throws -> [String] {
-        try store.log.environment.read { txn in
-            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
-                var all: [String] = []
-                if let list { ChunkValues.forEachListed(SealedValue.body(list)) { _, source, bytes in all.append("\(source):" + String(decoding: bytes, as: UTF8.self)) } }
-                return all
+        let numbers = try numbers(store, chunk: chunk)
+        return try store.log.environment.read { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let vocabulary = PieceVocabulary()
+            return try numbers.map { number in
+                let piece = try #require(try vocabulary.piece(number, in: tables))
+                return "\(piece.source):" + String(decoding: piece.bytes, as: UTF8.self)
             }
         }
     }
@@ -688,7 +820,8 @@ extension SnapshotReplayTests {
         }
         #expect(try ChunkValuesTests.pieces(store, chunk: 0).filter { $0.hasPrefix("0:") }.count < 3)
         try store.write { appender in for e in events[at...] { _ = try appender.append(e) } }
-        let own = { (store: Store) in try ChunkValuesTests.pieces(store, chunk: 0).filter { $0.hasPrefix("0:") } }
+        // The same pieces; their numbers, and so the lists' order, follow the writes that numbered them.
+        let own = { (store: Store) in try ChunkValuesTests.pieces(store, chunk: 0).filter { $0.hasPrefix("0:") }.sorted() }
         #expect(try own(store) == own(whole))
         #expect(try own(store).count > 20)
         #expect(try store.auditPages() == nil)

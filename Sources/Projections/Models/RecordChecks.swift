@@ -45,25 +45,32 @@ extension ModelTable {
 
     /// The search index's sets (`SearchIndex`): a key of a known kind and shape, a value whose check matches
     /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
-    /// (`ChunkBits`), or a list of shared pieces that reads (`ChunkValues`); and the index's mark, empty.
+    /// (`ChunkBits`), or a list of shared pieces' numbers that reads (`PieceNumbers`), or an entry of the
+    /// pieces' vocabulary (`PieceVocabulary`); and the index's mark, empty.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
         if key.elementsEqual(SearchIndex.readyKey) { return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes" }
         guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
         switch key[4] {
+        case PieceVocabulary.byBytes, PieceVocabulary.count, PieceVocabulary.block:
+            return PieceVocabulary.damage(key: key, value: value)
+        default: break
+        }
+        guard key.count >= 6, key[key.count - 1] < SearchIndex.chunksPerGroup else { return "a search set's key without its chunk's place" }
+        switch key[4] {
         case SearchIndex.unigram, SearchIndex.unigram | SearchIndex.messageFlag:
-            guard key.count == 8, key[6] == 0, key[7] == 0 else { return "a unigram's key of the wrong shape" }
+            guard key.count == 9, key[6] == 0, key[7] == 0 else { return "a unigram's key of the wrong shape" }
         case SearchIndex.trigram, SearchIndex.trigram | SearchIndex.messageFlag:
-            guard key.count == 8 else { return "a trigram's key of \(key.count) bytes" }
+            guard key.count == 9 else { return "a trigram's key of \(key.count) bytes" }
         case SearchIndex.counterfeit, SearchIndex.category, SearchIndex.actor:
-            guard key.count >= 7, Int(key[5]) << 8 | Int(key[6]) == key.count - 7 else { return "a label's key of the wrong length" }
+            guard key.count >= 8, Int(key[5]) << 8 | Int(key[6]) == key.count - 8 else { return "a label's key of the wrong length" }
         case SearchIndex.pieceList:
-            guard key.count == 5 else { return "a list of shared pieces' key of \(key.count) bytes" }
+            guard key.count == 6 else { return "a list of shared pieces' key of \(key.count) bytes" }
             guard SealedValue.isSound(key: key, value: value) else { return "the list of shared pieces' check does not match its bytes" }
-            return ChunkValues.forEachListed(SealedValue.body(value)) { _, _, _ in } ? nil : "a list of shared pieces that does not read"
+            return PieceNumbers.forEach(SealedValue.body(value)) { _ in } ? nil : "a list of shared pieces that does not read"
         case SearchIndex.pieceMembers:
-            guard key.count == 7 else { return "a shared piece's set's key of \(key.count) bytes" }
+            guard key.count == 10 else { return "a shared piece's set's key of \(key.count) bytes" }
         case SearchIndex.uncoveredGram:
-            guard key.count == 8 else { return "a trigram past the heads' key of \(key.count) bytes" }
+            guard key.count == 9 else { return "a trigram past the heads' key of \(key.count) bytes" }
         default:
             return "a search set of unknown kind \(key[4])"
         }

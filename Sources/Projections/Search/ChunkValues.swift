@@ -16,8 +16,9 @@ import SystemCalls
 /// listed under the longest of its pieces that at least `threshold` (`messageThreshold`) of the chunk's fields
 /// and tails have (a needle in a shorter one is in the longer).
 ///
-/// Stored per chunk (`SearchIndex`): the list of pieces at `[chunk, list]` (`encodedList`), and the scans of
-/// the piece listed `i`-th at `[chunk, members, i (2 bytes)]`, as the index's other sets (`ChunkBits`). A
+/// Stored per chunk (`SearchIndex`): the numbers of its pieces at `[chunk, list]` (`PieceNumbers`; each piece's
+/// text is stored once for the whole index, `PieceVocabulary`), and the scans of the piece numbered `n` at
+/// `[chunk, members, n (4 bytes)]`, as the index's other sets (`ChunkBits`). A
 /// report's message is a piece of its own source (`message`), counted when the write ends rather than with
 /// the chunk's scans (`SearchIndexWriter.writeMessages`), which a replay of a prefix of the log does not
 /// use: the report may come after the prefix.
@@ -50,7 +51,7 @@ struct ChunkValues: ~Copyable {
     static let shortest = 4
     /// The most tails taken of a field (`addTails`).
     static let maxTails = 4
-    /// The most pieces a chunk lists (the member sets' keys number them in 2 bytes).
+    /// The most pieces a chunk lists.
     static let maxListed = 1 << 16
 
     /// Per piece seen: its hash, where its bytes are in `arena`, their count, its source and how many
@@ -465,7 +466,8 @@ struct ChunkValues: ~Copyable {
 }
 
 extension ChunkValues {
-    /// The stored list of pieces: per piece its source (1 byte), its length (a varint) and its bytes.
+    /// A list of pieces as the vocabulary stores them (`PieceVocabulary`): per piece its source (1 byte), its
+    /// length (a varint) and its bytes.
     static func encodedList(_ listed: some Sequence<(source: UInt8, bytes: [UInt8])>) -> [UInt8] {
         var bytes: [UInt8] = []
         for piece in listed {

@@ -31,11 +31,15 @@ struct IndexedSearch {
         let replaying = models.scanList.reportsThrough != .max
         let check = SearchNeedle(lowercased: needle)
         let labels = labelPrefixes()
+        // The pieces that hold the needle, found once for every chunk; a replay of a prefix leaves out the
+        // reports' messages (the report may come after the prefix).
+        let matches = needle.count >= ChunkValues.shortest
+            ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: !replaying, in: models.tables) } : nil
         var chunk = SearchIndex.chunk(of: last)
         while true {
             let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
             let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
-            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying) {
+            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying, matches: matches) {
                 let base = SearchIndex.first(of: chunk)
                 if unsure == nil && ordinals.count >= limit {
                     total += candidates.count
@@ -77,7 +81,7 @@ struct IndexedSearch {
     /// The candidates of `chunk` within `range` (nil: none), and those of them that must be checked
     /// against their row (nil: none).
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
-                            replaying: Bool) throws -> (ChunkBits, unsure: ChunkBits?)? {
+                            replaying: Bool, matches: PieceMatches?) throws -> (ChunkBits, unsure: ChunkBits?)? {
         // What the other filters allow, first: a needle's sets are then read only where it can match.
         var allowed = ChunkBits()
         allowed.words = [UInt64](repeating: .max, count: ChunkBits.words)
@@ -91,7 +95,7 @@ struct IndexedSearch {
         allowed.keep(range)
         if allowed.isEmpty { return nil }
         if needle.isEmpty { return (allowed, nil) }
-        let proven = needle.count >= ChunkValues.shortest ? try provenByPieces(chunk: chunk, replaying: replaying) : nil
+        let proven = try matches.flatMap { try provenByPieces(chunk: chunk, matches: $0) }
         // Read once, and only when a candidate is left that no piece proves (a set read is a page fault).
         var pastHeadsRead = false
         var pastHeads: ChunkBits?
@@ -145,31 +149,20 @@ struct IndexedSearch {
         return try set(SearchIndex.uncoveredKey(gram: gram, chunk: chunk))
     }
 
-    /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle: matches
-    /// without a row read. A piece's set holds those of the pieces that start with it, so of the pieces
-    /// matched only those with no matched piece before them are read (a needle in a code's head: the head's
-    /// set, not one per brand below it). A replay of a prefix leaves out the pieces of reports' messages.
-    /// Nil: none.
-    private func provenByPieces(chunk: UInt32, replaying: Bool) throws -> ChunkBits? {
-        var matched: [(index: Int, source: UInt8, bytes: [UInt8])] = []
-        try needle.withUnsafeBytes { needle in
-            try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
-                guard let list else { return }
-                ChunkValues.forEachListed(SealedValue.body(list), holding: needle) { index, source, bytes in
-                    if source == ChunkValues.message && replaying { return }
-                    // A list is sorted but for what later writes added at its end: the pieces below one
-                    // matched mostly follow it (a code's every brand head after `https://…/c/`).
-                    if let last = matched.last, last.source == source, bytes.starts(with: last.bytes) { return }
-                    if matched.contains(where: { $0.source == source && bytes.starts(with: $0.bytes) }) { return }
-                    matched.append((index, source, Array(bytes)))
-                }
-            }
+    /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle
+    /// (`matches`): matches without a row read. A piece's set holds those of the pieces that start with it,
+    /// so of the pieces the chunk lists only those none of whose matched prefixes it lists are read (a needle
+    /// in a code's head: the head's set, not one per brand below it). Nil: none.
+    private func provenByPieces(chunk: UInt32, matches: PieceMatches) throws -> ChunkBits? {
+        guard !matches.isEmpty else { return nil }
+        var shortest: [UInt32] = []
+        try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
+            guard let list else { return }
+            matches.forEachShortest(in: SealedValue.body(list)) { shortest.append(matches.numbers[$0]) }
         }
         var proven: ChunkBits?
-        for piece in matched where !matched.contains(where: {
-            $0.source == piece.source && $0.bytes.count < piece.bytes.count && piece.bytes.starts(with: $0.bytes)
-        }) {
-            try models.tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, index: piece.index)) { stored in
+        for number in shortest {
+            try models.tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, number: number)) { stored in
                 guard let stored else { return }
                 if proven == nil { proven = ChunkBits() }
                 proven!.or(container: SealedValue.body(stored))
@@ -189,7 +182,8 @@ struct IndexedSearch {
             return try set(SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram | flag, needle[0], 0, 0), chunk: chunk))
         case 2:
             var union: ChunkBits?
-            try models.tables.forEach(.search, prefix: SearchIndex.trigramPrefix(SearchIndex.trigram | flag, needle[0], needle[1], chunk: chunk)) { _, value in
+            try models.tables.forEach(.search, prefix: SearchIndex.trigramPrefix(SearchIndex.trigram | flag, needle[0], needle[1], chunk: chunk)) { key, value in
+                guard SearchIndex.isKey(key, of: chunk) else { return true }
                 if union == nil { union = ChunkBits() }
                 union!.or(container: SealedValue.body(value))
                 return true

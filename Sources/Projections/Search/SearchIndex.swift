@@ -17,11 +17,15 @@
 ///   of a longer needle that need no row read; and what the fields hold past them, which rules candidates
 ///   out without a row read.
 ///
-/// Keys start with the chunk (4 bytes, big-endian), so that a chunk's sets lie together and a chunk written
-/// whole (an import, a rebuild) is appended at the end of the table: a gram's key is then `[kind, b0, b1, b2]`
-/// (the trigrams of a chunk that start with two given bytes are one range), a label's `[kind, length (2
-/// bytes), bytes…]`. A needle holding a 0 byte (which no field holds) is answered by reading every row, as a
-/// store written before the index is (`isReady`).
+/// Keys start with the chunk's group (`chunksPerGroup` chunks, 4 bytes, big-endian) and end with the chunk's
+/// place in it (1 byte), so that the sets of one gram or label in the chunks of a group lie side by side: a
+/// query walks the chunks newest first and reads a gram's sets of four chunks from one or two pages, not
+/// four (a page touched is a fault, what a query costs at ten million scans). A group written whole (an
+/// import, a rebuild) is appended at the end of the table (`SearchIndexWriter` holds a group's chunks until it
+/// is complete). Between the two, a gram's key is `[kind, b0, b1, b2]` (the trigrams of a group that start
+/// with two given bytes are one range), a label's `[kind, length (2 bytes), bytes…]`. A needle holding a 0
+/// byte (which no field holds) is answered by reading every row, as a store written before the index is
+/// (`isReady`).
 enum SearchIndex {
     static let unigram: UInt8 = 1
     static let trigram: UInt8 = 3
@@ -29,7 +33,8 @@ enum SearchIndex {
     static let counterfeit: UInt8 = 0x10
     static let category: UInt8 = 0x11
     static let actor: UInt8 = 0x12
-    /// The pieces of text many scans of a chunk share (`ChunkValues`): their list, and each one's scans.
+    /// The pieces of text many scans of a chunk share (`ChunkValues`): the list of their numbers
+    /// (`PieceNumbers`, the pieces themselves in `PieceVocabulary`), and each one's scans by its number.
     /// Their kinds sort after every gram's and label's, so a chunk written whole is still appended in order.
     static let pieceList: UInt8 = 0xD0
     static let pieceMembers: UInt8 = 0xD1
@@ -39,9 +44,9 @@ enum SearchIndex {
     static let uncoveredGram: UInt8 = 0xD2
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
-    /// before every set (chunk 0, then a 0 where a set has its kind). Its name carries the index's form:
+    /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-5".utf8)
+    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-6".utf8)
 
     /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
     /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside
@@ -59,20 +64,33 @@ enum SearchIndex {
     static func offset(of ordinal: UInt32) -> Int { Int(ordinal % UInt32(scansPerChunk)) }
     static func first(of chunk: UInt32) -> UInt32 { chunk * UInt32(scansPerChunk) }
 
-    static func chunkBytes(_ chunk: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: chunk >> 24), UInt8(truncatingIfNeeded: chunk >> 16),
-         UInt8(truncatingIfNeeded: chunk >> 8), UInt8(truncatingIfNeeded: chunk)]
+    /// Chunks whose keys lie together (see above): four, so that a write holds at most three chunks' stored
+    /// sets (~3 MB each at ten million scans) before it appends the group.
+    static let chunksPerGroup: UInt32 = 4
+
+    static func group(of chunk: UInt32) -> UInt32 { chunk / chunksPerGroup }
+
+    /// The first 4 bytes of every key of `chunk`: its group.
+    static func groupBytes(_ chunk: UInt32) -> [UInt8] {
+        PieceVocabulary.bigEndian(group(of: chunk))
     }
+
+    /// The last byte of every key of `chunk`: its place in its group.
+    static func place(_ chunk: UInt32) -> UInt8 { UInt8(chunk % chunksPerGroup) }
+
+    /// Whether `key` (of a set, a label or a piece) is of `chunk`, given that it starts with its group.
+    static func isKey(_ key: some BidirectionalCollection<UInt8>, of chunk: UInt32) -> Bool { key.last == place(chunk) }
 
     /// The key of `gram`'s set in `chunk`.
     static func key(gram: UInt32, chunk: UInt32) -> [UInt8] {
-        chunkBytes(chunk) + [UInt8(gram >> 24), UInt8(truncatingIfNeeded: gram >> 16),
-                             UInt8(truncatingIfNeeded: gram >> 8), UInt8(truncatingIfNeeded: gram)]
+        groupBytes(chunk) + [UInt8(gram >> 24), UInt8(truncatingIfNeeded: gram >> 16),
+                             UInt8(truncatingIfNeeded: gram >> 8), UInt8(truncatingIfNeeded: gram), place(chunk)]
     }
 
-    /// The first seven bytes of the keys of every trigram of `chunk` that starts with `b0 b1`.
+    /// The first seven bytes of the keys of every trigram of `chunk`'s group that starts with `b0 b1`: those of
+    /// `chunk` among them end with its place (`isKey`).
     static func trigramPrefix(_ kind: UInt8, _ b0: UInt8, _ b1: UInt8, chunk: UInt32) -> [UInt8] {
-        Array(key(gram: gram(kind, b0, b1, 0), chunk: chunk).dropLast())
+        Array(key(gram: gram(kind, b0, b1, 0), chunk: chunk).prefix(7))
     }
 
     /// The key of a label's set (`kind` is `counterfeit`, `category` or `actor`) without its chunk.
@@ -82,20 +100,21 @@ enum SearchIndex {
     }
 
     static func key(labelPrefix: [UInt8], chunk: UInt32) -> [UInt8] {
-        chunkBytes(chunk) + labelPrefix
+        groupBytes(chunk) + labelPrefix + [place(chunk)]
     }
 
     /// The key of the list of `chunk`'s shared pieces (`ChunkValues`).
-    static func pieceListKey(chunk: UInt32) -> [UInt8] { chunkBytes(chunk) + [pieceList] }
+    static func pieceListKey(chunk: UInt32) -> [UInt8] { groupBytes(chunk) + [pieceList, place(chunk)] }
 
-    /// The key of the scans of the piece listed `index`-th in `chunk`.
-    static func pieceMembersKey(chunk: UInt32, index: Int) -> [UInt8] {
-        chunkBytes(chunk) + [pieceMembers, UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index)]
+    /// The key of the scans of `chunk` that hold the piece numbered `number` (`PieceVocabulary`).
+    static func pieceMembersKey(chunk: UInt32, number: UInt32) -> [UInt8] {
+        groupBytes(chunk) + [pieceMembers] + PieceVocabulary.bigEndian(number) + [place(chunk)]
     }
 
     /// The key of the scans of `chunk` that have trigram `gram` (its three bytes) past their fields' heads.
     static func uncoveredKey(gram: UInt32, chunk: UInt32) -> [UInt8] {
-        chunkBytes(chunk) + [uncoveredGram, UInt8(truncatingIfNeeded: gram >> 16), UInt8(truncatingIfNeeded: gram >> 8), UInt8(truncatingIfNeeded: gram)]
+        groupBytes(chunk) + [uncoveredGram, UInt8(truncatingIfNeeded: gram >> 16), UInt8(truncatingIfNeeded: gram >> 8),
+                             UInt8(truncatingIfNeeded: gram), place(chunk)]
     }
 
     /// The distinct grams of the lower-cased `text` (one field, or several each followed by a 0 byte), with

@@ -7,9 +7,9 @@ import Domain
 /// The members of the chunk new scans go to are held (`ChunkPostings`, on a thread of its own: `GramWorker`;
 /// this thread only copies each scan's text into a batch for it) and written when the list moves on to
 /// the next chunk or when the write ends (`write`): an import or a rebuild writes each set of a chunk once,
-/// appended at the end of the table without a read (a chunk begun in this write is stored nowhere yet, and
-/// its keys sort after every stored one), while one appended event reads, merges and writes the few sets of
-/// its chunk it touches. A message reported on a scan of an earlier chunk is kept as text and merged into
+/// appended at the end of the table without a read when its group of chunks is complete (a group begun in
+/// this write is stored nowhere yet, and its keys sort after every stored one), while one appended event
+/// reads, merges and writes the few sets of its chunk it touches. A message reported on a scan of an earlier chunk is kept as text and merged into
 /// its chunk's stored sets when the write ends, when every message's pieces are counted too
 /// (`writeMessages`).
 final class SearchIndexWriter {
@@ -85,6 +85,13 @@ final class SearchIndexWriter {
     /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
     /// index (`Models.keepStoredSearchIndex`), which costs it neither the grams nor a write of its pages.
     var keepsStoredSets = false
+    /// The numbers of the pieces the chunks list, stored when the write ends.
+    private let vocabulary = PieceVocabulary()
+    /// The stored forms of this write's fresh chunks of one group (`pendingGroup`), held until the group is
+    /// complete or the write ends and then appended in key order (`appendPending`): the keys of a group's
+    /// chunks interleave (`SearchIndex`).
+    private var pending: [(key: [UInt8], value: [UInt8])] = []
+    private var pendingGroup: UInt32?
 
     init() {}
 
@@ -152,10 +159,12 @@ final class SearchIndexWriter {
             try store(worker.waitFinished(), to: tables)
         }
         heldChunk = nil
+        try appendPending(to: tables)
         try writeLate(&late, to: tables)
         try writeMessages(to: tables)
         for chunk in completed { try remakePieces(of: chunk, in: tables) }
         completed.removeAll()
+        try vocabulary.store(to: tables)
     }
 
     /// Stores the sets the worker made: a fresh chunk's appended (or compared, in a rebuild), any other's
@@ -164,10 +173,15 @@ final class SearchIndexWriter {
         for made in chunks {
             late += made.late
             if made.fresh {
-                for (key, value) in made.sets { try tables.append(.search, key, value) }
-                try putPieces(made.pieces, of: made.chunk, in: tables, appending: true)
-                for (key, value) in made.uncovered ?? [] { try tables.append(.search, key, value) }
+                let group = SearchIndex.group(of: made.chunk)
+                if pendingGroup != group { try appendPending(to: tables) }
+                pendingGroup = group
+                pending += made.sets
+                pending += try pieceEntries(made.pieces, of: made.chunk, in: tables)
+                pending += made.uncovered ?? []
+                if SearchIndex.place(made.chunk) == SearchIndex.chunksPerGroup - 1 { try appendPending(to: tables) }
             } else {
+                try appendPending(to: tables)
                 // Scans added to a chunk stored before: its sets past the heads no longer know every scan's
                 // heads, and go (until the chunk is full and its pieces are made again, `remakePieces`).
                 if made.addsScans { try deleteKinds([SearchIndex.uncoveredGram], of: made.chunk, in: tables) }
@@ -186,48 +200,64 @@ final class SearchIndexWriter {
         }
     }
 
-    /// Stores `pieces` as `chunk`'s list of shared pieces (`ChunkValues`) and their sets: appended after a
-    /// fresh chunk's sets (their keys sort last), else put.
-    private func putPieces(_ pieces: [(source: UInt8, bytes: [UInt8], members: [UInt8])], of chunk: UInt32,
-                           in tables: any ModelTables, appending: Bool) throws {
-        guard !pieces.isEmpty else { return }
+    /// Appends the held stored forms of the fresh chunks of `pendingGroup`, in key order: after every stored
+    /// key when the group is new to the table (an import, a rebuild), else put among the group's stored ones.
+    private func appendPending(to tables: any ModelTables) throws {
+        guard !pending.isEmpty else { return }
+        pending.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        for (key, value) in pending { try tables.append(.search, key, value) }
+        pending.removeAll()
+        pendingGroup = nil
+    }
+
+    /// The entries of `pieces` as `chunk`'s list of shared pieces (`ChunkValues`: their numbers,
+    /// `PieceVocabulary`) and their sets, in key order.
+    private func pieceEntries(_ pieces: [(source: UInt8, bytes: [UInt8], members: [UInt8])], of chunk: UInt32,
+                              in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
+        guard !pieces.isEmpty else { return [] }
+        var numbered: [(number: UInt32, members: [UInt8])] = []
+        for piece in pieces { numbered.append((try vocabulary.number(of: piece.source, piece.bytes, in: tables), piece.members)) }
+        numbered.sort { $0.number < $1.number }
         let listKey = SearchIndex.pieceListKey(chunk: chunk)
-        var entries = [(listKey, SealedValue.seal(key: listKey, ChunkValues.encodedList(pieces.lazy.map { ($0.source, $0.bytes) })))]
-        for (index, piece) in pieces.enumerated() {
-            let key = SearchIndex.pieceMembersKey(chunk: chunk, index: index)
+        var entries = [(key: listKey, value: SealedValue.seal(key: listKey, PieceNumbers.encoded(numbered.map(\.number))))]
+        for piece in numbered {
+            let key = SearchIndex.pieceMembersKey(chunk: chunk, number: piece.number)
             entries.append((key, SealedValue.seal(key: key, piece.members)))
         }
-        for (key, value) in entries {
-            if appending { try tables.append(.search, key, value) } else { try tables.put(.search, key, value) }
-        }
+        return entries
     }
 
     /// Merges `made`, pieces counted for a chunk stored before, into its stored list: a piece listed already
-    /// gets the new members, a new one is listed after the others. Each of `placing`, a report's message on
-    /// one of the chunk's scans, is then listed under the longest message piece it starts with, so that a
-    /// message too few of a write's reports repeat to be counted still joins the piece its text is listed
-    /// under. Then every piece's set takes in those of the pieces that start with it, as a fresh list's do
+    /// gets the new members, a new one is listed. Each of `placing`, a report's message on one of the chunk's
+    /// scans, is then listed under the longest message piece it starts with, so that a message too few of a
+    /// write's reports repeat to be counted still joins the piece its text is listed under. Then every
+    /// piece's set takes in those of the pieces that start with it, as a fresh list's do
     /// (`ChunkValues.closeUnderPrefixes`: a query reads only the set of the shortest piece its needle is in).
     /// Only the sets of the sources touched are read, and only those that changed are written. A list that
-    /// does not read is left as it is for `rebuild` (`log verify` finds it); without the new pieces a query
-    /// only checks more rows.
+    /// does not read (or names a number no piece has) is left as it is for `rebuild` (`log verify` finds
+    /// it); without the new pieces a query only checks more rows.
     private func mergePieces(of chunk: UInt32, _ made: [(source: UInt8, bytes: [UInt8], members: [UInt8])],
                              placing messages: [(offset: Int, text: ArraySlice<UInt8>)] = [],
                              into tables: any ModelTables) throws {
         guard !made.isEmpty || !messages.isEmpty else { return }
         let listKey = SearchIndex.pieceListKey(chunk: chunk)
-        var pieces: [(source: UInt8, bytes: [UInt8], members: ChunkBits)] = []
+        var numbers: [UInt32] = []
         let readable = try tables.withValue(.search, listKey) { stored -> Bool in
             guard let stored else { return true }
             return listKey.withUnsafeBytes { SealedValue.isSound(key: $0, value: stored) }
-                && ChunkValues.forEachListed(SealedValue.body(stored)) { _, source, bytes in pieces.append((source, Array(bytes), ChunkBits())) }
+                && PieceNumbers.forEach(SealedValue.body(stored)) { numbers.append($0) }
         }
         guard readable else { return }
+        var pieces: [(number: UInt32, source: UInt8, bytes: [UInt8], members: ChunkBits)] = []
+        for number in numbers {
+            guard let piece = try vocabulary.piece(number, in: tables) else { return }
+            pieces.append((number, piece.source, piece.bytes, ChunkBits()))
+        }
         var touched = Set(made.map(\.source))
         if !messages.isEmpty { touched.insert(ChunkValues.message) }
         var stored: [[UInt8]?] = Array(repeating: nil, count: pieces.count)
         for index in pieces.indices where touched.contains(pieces[index].source) {
-            try tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, index: index)) { value in
+            try tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, number: pieces[index].number)) { value in
                 guard let value else { return }
                 stored[index] = Array(value)
                 pieces[index].members.or(container: SealedValue.body(value))
@@ -242,7 +272,7 @@ final class SearchIndexWriter {
             } else if pieces.count < ChunkValues.maxListed {
                 var members = ChunkBits()
                 piece.members.withUnsafeBytes { members.or(container: $0) }
-                pieces.append((piece.source, piece.bytes, members))
+                pieces.append((try vocabulary.number(of: piece.source, piece.bytes, in: tables), piece.source, piece.bytes, members))
             }
         }
         let messagePieces = pieces.indices.filter { pieces[$0].source == ChunkValues.message }
@@ -254,19 +284,19 @@ final class SearchIndexWriter {
             }
             if let longest { pieces[longest].members.insert(message.offset) }
         }
-        // Closed in list order's sorted form; stored in the list's order, new pieces last.
+        // Closed in the pieces' sorted order.
         let order = pieces.indices.filter { touched.contains(pieces[$0].source) }
             .sorted { ChunkValues.precedes((pieces[$0].source, pieces[$0].bytes), (pieces[$1].source, pieces[$1].bytes)) }
-        var sorted = order.map { pieces[$0] }
+        var sorted = order.map { (source: pieces[$0].source, bytes: pieces[$0].bytes, members: pieces[$0].members) }
         ChunkValues.closeUnderPrefixes(&sorted)
         for (place, index) in order.enumerated() {
-            let key = SearchIndex.pieceMembersKey(chunk: chunk, index: index)
+            let key = SearchIndex.pieceMembersKey(chunk: chunk, number: pieces[index].number)
             let value = SealedValue.seal(key: key, sorted[place].members.container())
             if index < before, let old = stored[index], old == value { continue }
             try tables.put(.search, key, value)
         }
         if pieces.count > before {
-            try tables.put(.search, listKey, SealedValue.seal(key: listKey, ChunkValues.encodedList(pieces.lazy.map { ($0.source, $0.bytes) })))
+            try tables.put(.search, listKey, SealedValue.seal(key: listKey, PieceNumbers.encoded(pieces.map(\.number).sorted())))
         }
     }
 
@@ -287,7 +317,9 @@ final class SearchIndexWriter {
             }
         }
         try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram], of: chunk, in: tables)
-        try putPieces(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables, appending: false)
+        for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
+            try tables.put(.search, key, value)
+        }
         if let uncovered = values.uncovered() {
             for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
         }
@@ -297,7 +329,10 @@ final class SearchIndexWriter {
     private func deleteKinds(_ kinds: [UInt8], of chunk: UInt32, in tables: any ModelTables) throws {
         var stale: [[UInt8]] = []
         for kind in kinds {
-            try tables.forEach(.search, prefix: SearchIndex.chunkBytes(chunk) + [kind]) { key, _ in stale.append(key); return true }
+            try tables.forEach(.search, prefix: SearchIndex.groupBytes(chunk) + [kind]) { key, _ in
+                if SearchIndex.isKey(key, of: chunk) { stale.append(key) }
+                return true
+            }
         }
         for key in stale { try tables.delete(.search, key) }
     }
