@@ -463,8 +463,8 @@ extension SnapshotReplayTests {
         #expect(!listed.keys.contains { $0.hasPrefix("v.ex") || $0.hasPrefix("c/") || $0.hasPrefix("/") }, "\(listed.keys.sorted())")
     }
 
-    /// A field's first tail begins after its head's last delimiter: the inspectors listed by name and the
-    /// customers listed under a head (`ines.ros`) share `rossi0`.
+    /// A field's first tail begins at its head's last delimiter: the inspectors listed by name and the
+    /// customers listed under a head (`ines.ros`) share `.rossi0`, which proves `rossi` and `.rossi` too.
     @Test func aValueListedWholeSharesItsTailWithTheFieldsPastAHead() {
         let t = ChunkValues.tailThreshold, h = ChunkValues.threshold
         var fields: [(offset: Int, text: String, source: UInt8)] = []
@@ -476,8 +476,26 @@ extension SnapshotReplayTests {
         let listed = ChunkValuesTests.listed(fields)
         #expect(listed["quentin.rossi066"] == Array(0..<t))
         #expect(listed["ines.ros"] == Array(t..<(t + h)))
-        #expect(listed["rossi0"] == Array(0..<(t + h)), "\(listed.keys.sorted())")
-        #expect(listed["silva024"] == nil && listed["zoe.silva024"] == Array((t + h)..<(t + 2 * h)))
+        #expect(listed[".rossi0"] == Array(0..<(t + h)), "\(listed.keys.sorted())")
+        #expect(listed[".silva024"] == nil && listed["zoe.silva024"] == Array((t + h)..<(t + 2 * h)))
+    }
+
+    /// A tail whose letters turn to digits past its eighth byte has that prefix as a piece too (a surname
+    /// longer than 7 letters, `.lindqvist`); a random tail with a digit in its first 8 bytes has none past
+    /// them but its whole.
+    @Test func aTailsLettersUpToItsDigitsAreAPiece() {
+        let t = ChunkValues.tailThreshold
+        var fields: [(offset: Int, text: String, source: UInt8)] = []
+        for i in 0..<t { fields.append((i, "nora.lindqvist\(100 + i)", ChunkValues.own)) }
+        let hex = Array("0123456789abcdef")
+        for i in 0..<t {
+            let random = String((0..<12).map { _ in hex.randomElement()! })
+            fields.append((t + i, "https://v.ex/c/aaaa-a\(i % 10)" + random, ChunkValues.own))
+        }
+        let listed = ChunkValuesTests.listed(fields)
+        #expect(listed[".lindqvist"] == Array(0..<t), "\(listed.keys.sorted())")
+        #expect(listed[".lindqvist1"] == nil)
+        #expect(!listed.keys.contains { $0.hasPrefix("-a") && $0.count > 8 }, "\(listed.keys.sorted())")
     }
 
     /// A set for each trigram of the listed heads (and none other): the scans that have it past a head, a

@@ -207,7 +207,7 @@ struct ChunkBits {
         for w in words { members += w.nonzeroBitCount }
         if members < bitmapBytes {
             var gaps: [UInt8] = []
-            if gaps.setToGaps(words) { return gaps }
+            if gaps.setToGaps(words, members: members) { return gaps }
         }
         // With room for the check a stored set ends with (`SealedValue`).
         return [UInt8](unsafeUninitializedCapacity: ChunkBits.bitmapBytes + SealedValue.checkBytes) { b, written in
@@ -238,11 +238,14 @@ extension ChunkBits {
 }
 
 private extension [UInt8] {
-    /// Sets `self` to the gaps of the members of `words`; false when they take `bitmapBytes` or more.
-    mutating func setToGaps(_ words: UnsafeBufferPointer<UInt64>) -> Bool {
+    /// Sets `self` to the gaps of the `members` members of `words`; false when they take `bitmapBytes` or more.
+    mutating func setToGaps(_ words: UnsafeBufferPointer<UInt64>, members: Int) -> Bool {
         var fits = true
-        // Room for a last varint past `bitmapBytes - 1`, and for the check (`SealedValue`).
-        self = [UInt8](unsafeUninitializedCapacity: ChunkBits.bitmapBytes + SealedValue.checkBytes) { bytes, written in
+        // Room for the gaps (3 bytes each at most: a gap is below 2^21), a last varint past `bitmapBytes - 1`,
+        // and the check (`SealedValue`); no more, since a chunk's stored sets are held until its group is
+        // written (`SearchIndexWriter`): a capacity of `bitmapBytes` for every set was ten times their bytes.
+        let capacity = Swift.min(3 * members, ChunkBits.bitmapBytes + 2) + SealedValue.checkBytes
+        self = [UInt8](unsafeUninitializedCapacity: capacity) { bytes, written in
             var at = 0, previous = -1
             for i in 0..<ChunkBits.words {
                 var w = words[i]
