@@ -54,7 +54,9 @@ import TestSupport
             if n % 9 == 0 {
                 let target = "s-\(start + Int.random(in: max(1, n - 30)...n, using: &rng))"
                 if reported.insert(target).inserted {
-                    let message = Bool.random(using: &rng) ? #","message":\#(quoted(word() + " " + word()))"# : ""
+                    // Digits in a message too: four of them are a set of their own (`SearchIndex.digits`).
+                    let digits = Int.random(in: 0..<3, using: &rng) == 0 ? " lot \(Int.random(in: 1000...99_999, using: &rng))" : ""
+                    let message = Bool.random(using: &rng) ? #","message":\#(quoted(word() + " " + word() + digits))"# : ""
                     lines.append(Ev.report(target, reason: "packaging", by: actors.randomElement(using: &rng)!, at: at(), extra: message))
                 }
             }
@@ -62,9 +64,14 @@ import TestSupport
         return lines
     }
 
-    /// A needle: a piece of a word (1 to 20 scalars, its case changed at random), or text no scan holds.
+    /// A needle: a piece of a word (1 to 20 scalars, its case changed at random), digits (of ids, codes,
+    /// lots and messages), or text no scan holds.
     static func needle(_ rng: inout SystemRandomNumberGenerator) -> String {
         if Int.random(in: 0..<10, using: &rng) == 0 { return ["zzzq", "q", "🦀", "ab\u{0}c", "", "https://v.example/c/1"].randomElement(using: &rng)! }
+        if Int.random(in: 0..<6, using: &rng) == 0 {
+            let digits = String(UInt32.random(in: 0...UInt32.max, using: &rng))
+            return String(digits.prefix(Int.random(in: 1...min(8, digits.count), using: &rng)))
+        }
         let all = words + categories + actors + ["https://v.example/c/", "C-1", "s-1", "B-3", "7?lot=04"]
         let scalars = Array(all.randomElement(using: &rng)!.unicodeScalars)
         let length = Int.random(in: 1...min(20, scalars.count), using: &rng)
@@ -139,14 +146,17 @@ import TestSupport
         let early = try #require((100..<15_000).lazy.map { "s-\($0)" }.first { !reported.contains($0) })
         let more = [Ev.scan("s-late", by: "ines", at: "2026-11-20T10:00:00Z", productName: "Crème late", category: "Watches", result: "counterfeit"),
                     Ev.report("s-late", reason: "label", by: "marco", at: "2026-11-20T10:01:00Z", extra: #","message":"Hologram ÉCLAIR""#),
-                    Ev.report(early, reason: "label", by: "zoe.k", at: "2026-11-20T10:02:00Z", extra: #","message":"Qwv Kyoto wharf""#)]
+                    Ev.report(early, reason: "label", by: "zoe.k", at: "2026-11-20T10:02:00Z", extra: #","message":"Qwv Kyoto wharf 4711""#)]
         try store.write { appender in for line in more { _ = try appender.append(try Ev.decoded(line)) } }
         lines += more
         var queries = (0..<6).map { _ in SearchIndexTests.query(&rng) }
-        for needle in ["é", "late", "hologram éc", "s-1600", "kyoto", "qwv", "wv", "q"] {
+        for needle in ["é", "late", "hologram éc", "s-1600", "kyoto", "qwv", "wv", "q", "4711", "1600"] {
             var q = HistoryQuery(); q.search = needle; q.offset = ChunkBits.scansPerChunk - 6; q.limit = 20; queries.append(q)
         }
         for q in queries { try SearchIndexTests.expectSame(store, q, asOf: nil) }
+        // As of before the last report, its message's four digits are no match.
+        var digits = HistoryQuery(); digits.search = "4711"
+        try SearchIndexTests.expectSame(store, digits, asOf: .seq(UInt64(lines.count - 1)))
         try store.rebuild()
         for q in queries.prefix(3) { try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(lines.count - 1))) }
         for q in queries.suffix(3) { try SearchIndexTests.expectSame(store, q, asOf: nil) }
@@ -168,7 +178,7 @@ import TestSupport
         let store = try Store(directory: directory.path)
         try store.write { appender in for e in events[split...] { _ = try appender.append(e) } }
         #expect(try store.auditPages() == nil)
-        for needle in ["e", "ho", "s-4", "hologram", "https://v.ex", "crème", "s-6400", "zzq"] {
+        for needle in ["e", "ho", "s-4", "hologram", "https://v.ex", "crème", "s-6400", "zzq", "6400", "0042", "1234", "12345", "lot 1"] {
             for offset in [0, ChunkBits.scansPerChunk - 3, perGroup - 3, perGroup + ChunkBits.scansPerChunk + 40] {
                 var q = HistoryQuery(); q.search = needle; q.offset = offset; q.limit = 6
                 try SearchIndexTests.expectSame(store, q, asOf: nil)
@@ -233,6 +243,32 @@ import TestSupport
 extension SearchIndexTests {
     /// A set's stored form (`ChunkBits.container`: gaps while shorter than the bits) reads back as the set,
     /// for sets of every density, and any bytes read as a set stay inside the chunk without a crash.
+    /// A text's grams made for the held sets (`ChunkPostings`) and for a message merged late
+    /// (`SearchIndex.grams`) are the same: every byte, every trigram, and a run of four digits exactly where
+    /// four digits follow one another in a field (`1777` in `s-1777042`, none across the 0 between fields).
+    @Test func aTextsGramsAreTheSameHeldOrMergedLate() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789-as é".utf8)
+        var texts = ["s-1777042", "lot 0042 and 12345", "a1b2c3d4", "é1234é", "12\u{0}34", "9999", "123", ""].map { Array($0.utf8) }
+        for _ in 0..<200 { texts.append((0..<Int.random(in: 1...30, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }) }
+        for text in texts {
+            for flag in [0, SearchIndex.messageFlag] {
+                let postings = ChunkPostings()
+                postings.reset(chunk: 0, fresh: true)
+                text.withUnsafeBytes { postings.add(7, text: $0, flag: flag) }
+                let held = Set(postings.slotKeys.compactMap { key -> UInt32? in if case .gram(let gram) = key { gram } else { nil } })
+                let late = SearchIndex.grams(of: text, flag: flag)
+                #expect(Set(late) == held && late.count == held.count, "\(text)")
+                var digits: Set<UInt32> = []
+                for i in text.indices.dropLast(3) where text[i..<(i + 4)].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                    let d = text[i..<(i + 4)].reduce(UInt32(0)) { $0 << 4 | UInt32($1 - 0x30) }
+                    digits.insert(UInt32(SearchIndex.digits | flag) << 24 | d)
+                }
+                #expect(held.filter { $0 >> 24 == UInt32(SearchIndex.digits | flag) } == digits, "\(text)")
+            }
+        }
+    }
+
     @Test func aSetsStoredFormReadsBackAndDamageStaysInside() {
         var rng = SystemRandomNumberGenerator()
         for members in [1, 2, 100, 1_000, 1_999, 2_000, 2_001, 5_000, 15_999, 16_000] {

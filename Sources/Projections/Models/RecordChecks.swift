@@ -61,6 +61,9 @@ extension ModelTable {
             guard key.count == 9, key[6] == 0, key[7] == 0 else { return "a unigram's key of the wrong shape" }
         case SearchIndex.trigram, SearchIndex.trigram | SearchIndex.messageFlag:
             guard key.count == 9 else { return "a trigram's key of \(key.count) bytes" }
+        case SearchIndex.digits, SearchIndex.digits | SearchIndex.messageFlag:
+            guard key.count == 9, key[5] == 0, key[6] >> 4 < 10, key[6] & 15 < 10, key[7] >> 4 < 10, key[7] & 15 < 10
+            else { return "a run of digits' key of the wrong shape" }
         case SearchIndex.counterfeit, SearchIndex.category, SearchIndex.actor:
             guard key.count >= 8, Int(key[5]) << 8 | Int(key[6]) == key.count - 8 else { return "a label's key of the wrong length" }
         case SearchIndex.pieceList:

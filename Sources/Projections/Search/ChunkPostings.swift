@@ -2,7 +2,8 @@ import Domain
 
 /// The members held for one chunk: per set, its first `inlineCapacity` members in a row of offsets, then a
 /// bitmap of the chunk's scans (`ChunkBits.words` words); the set of a gram found by its slot (a table for
-/// the unigrams, open addressing for the trigrams), made into stored containers when written (`forEachSet`).
+/// the unigrams, open addressing for the trigrams and digits), made into stored containers when written
+/// (`forEachSet`).
 ///
 /// Why a row first: most sets of a chunk are rare grams (a code's random letters) of a few dozen members,
 /// and a bitmap each held 2 KiB for them: 15 MB a chunk of the bench's log, which an import's peak memory
@@ -17,7 +18,7 @@ final class ChunkPostings {
     private(set) var chunk: UInt32 = 0
     /// Whether no scan of the chunk was stored before this write: its sets are appended without a read.
     private(set) var fresh = false
-    /// Trigram → slot + 1, by open addressing (never more than half full: `slotLimit`).
+    /// Trigram or digits → slot, by open addressing (never more than half full: `slotLimit`).
     private let keys: UnsafeMutablePointer<UInt32>
     private let slotOfKey: UnsafeMutablePointer<UInt16>
     /// Unigram (a byte, and 256 more for the message's) → slot + 1 (0: none yet).
@@ -43,9 +44,10 @@ final class ChunkPostings {
     /// every bitmap (a scan's members) does not fall in the same few sets of the cache, as it does 2 KiB
     /// apart (`perf` put 70 % of adding a scan on that one instruction).
     static let stride = ChunkBits.words + 8
-    static let tableSize = 1 << 15
+    static let tableSize = 1 << 16
     /// How many sets a chunk's held members may have, at 2 KiB each (a chunk of the bench's log has about
-    /// 7,500): the writer writes the chunk when the next scan might need more.
+    /// 17,500, 10,000 of them runs of four digits: a chunk's scan ids alone have most of them): the writer
+    /// writes the chunk when the next scan might need more. Reserved, not touched: only the bitmaps used.
     static let slotLimit = tableSize / 2
 
     init() {
@@ -115,9 +117,9 @@ final class ChunkPostings {
 
     var isEmpty: Bool { slotKeys.isEmpty }
 
-    /// Whether a slot can be made for every gram of a text of `count` bytes (two a byte at most) and a
+    /// Whether a slot can be made for every gram of a text of `count` bytes (three a byte at most) and a
     /// scan's three labels.
-    func hasRoom(forTextOf count: Int) -> Bool { slotKeys.count + 2 * count + 3 <= ChunkPostings.slotLimit }
+    func hasRoom(forTextOf count: Int) -> Bool { slotKeys.count + 3 * count + 3 <= ChunkPostings.slotLimit }
 
     private func newSlot(_ key: SlotKey) -> Int {
         let slot = slotKeys.count
@@ -132,7 +134,23 @@ final class ChunkPostings {
         let keys = keys, slotOfKey = slotOfKey, mask = ChunkPostings.tableSize - 1
         let unigrams = unigramSlots + (flag == 0 ? 0 : 256)
         let uni = UInt32(SearchIndex.unigram | flag) << 24, tri = UInt32(SearchIndex.trigram | flag) << 24
+        let quad = UInt32(SearchIndex.digits | flag) << 24
         let n = text.count
+        /// The slot of a trigram's or digits' set (never 0, the table's empty place: the kind's byte is not).
+        @inline(__always) func slotOf(_ gram: UInt32) -> Int {
+            var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while true {
+                let k = keys[h]
+                if k == gram { return Int(slotOfKey[h]) }
+                if k == 0 {
+                    let slot = newSlot(.gram(gram))
+                    keys[h] = gram
+                    slotOfKey[h] = UInt16(slot)
+                    return slot
+                }
+                h = (h + 1) & mask
+            }
+        }
         var i = 0
         while i < n {
             let b0 = text[i]
@@ -146,21 +164,10 @@ final class ChunkPostings {
             insert(slot, offset)
             guard i < n, text[i] != 0 else { continue }
             let b2 = i + 1 < n ? text[i + 1] : 0
-            // Never 0, the table's empty place: the kind's byte is not.
-            let gram = tri | UInt32(b0) << 16 | UInt32(text[i]) << 8 | UInt32(b2)
-            var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
-            while true {
-                let k = keys[h]
-                if k == gram { slot = Int(slotOfKey[h]); break }
-                if k == 0 {
-                    slot = newSlot(.gram(gram))
-                    keys[h] = gram
-                    slotOfKey[h] = UInt16(slot)
-                    break
-                }
-                h = (h + 1) & mask
+            insert(slotOf(tri | UInt32(b0) << 16 | UInt32(text[i]) << 8 | UInt32(b2)), offset)
+            if i + 2 < n, let digits = SearchIndex.digitsGram(quad, b0, text[i], b2, text[i + 2]) {
+                insert(slotOf(digits), offset)
             }
-            insert(slot, offset)
         }
     }
 

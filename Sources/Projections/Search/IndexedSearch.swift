@@ -33,7 +33,7 @@ struct IndexedSearch {
         let labels = labelPrefixes()
         // The pieces that hold the needle, found once for every chunk; a replay of a prefix leaves out the
         // reports' messages (the report may come after the prefix).
-        let matches = needle.count >= ChunkValues.shortest
+        let matches = !isExact
             ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: !replaying, in: models.tables) } : nil
         var chunk = SearchIndex.chunk(of: last)
         while true {
@@ -61,6 +61,10 @@ struct IndexedSearch {
         }
         return (knownTotal ?? total, ordinals)
     }
+
+    /// Whether the needle's sets are exactly its matches: up to 3 bytes (its unigram, trigrams) or four
+    /// digits (`SearchIndex.digits`); a longer needle's only say where it may be.
+    private var isExact: Bool { needle.count <= 3 || SearchIndex.isDigits(needle) }
 
     /// The label sets every match must be in (`mustHave`) and the one it must not (authentic scans: not
     /// counterfeit).
@@ -114,14 +118,14 @@ struct IndexedSearch {
         case (nil, let m?): bits = m
         case (var f?, let m?):
             // In a replay, a message may have been reported after the prefix: only those scans are unsure.
-            if replaying && needle.count <= 3 { var only = m; only.subtract(f); unsure = only }
+            if replaying && isExact { var only = m; only.subtract(f); unsure = only }
             f.formUnion(m)
             bits = f
         }
-        if replaying && needle.count <= 3 && unsure == nil && messages != nil && fields == nil { unsure = bits }
+        if replaying && isExact && unsure == nil && messages != nil && fields == nil { unsure = bits }
         bits.formIntersection(allowed)
         if bits.isEmpty { return nil }
-        if needle.count > 3 {
+        if !isExact {
             var left = bits
             if let proven { left.subtract(proven) }
             if !left.isEmpty, let pastHeads = try readPastHeads() {
@@ -172,9 +176,10 @@ struct IndexedSearch {
     }
 
     /// The scans of `chunk` whose fields (or, with `messageFlag`, report's message) may hold the needle:
-    /// exactly for up to 3 bytes (see `SearchIndex`), a superset beyond; of those `allowed`, nil when none.
-    /// A longer needle's trigrams are intersected until the candidates allowed are all `proven` matches or
-    /// outside the scans that have its last trigram past their heads (`pastHeads`, read once it is needed).
+    /// exactly for up to 3 bytes and for four digits (see `SearchIndex`), a superset beyond; of those
+    /// `allowed`, nil when none. A longer needle's runs of digits and trigrams are intersected until the
+    /// candidates allowed are all `proven` matches or outside the scans that have its last trigram past their
+    /// heads (`pastHeads`, read once it is needed).
     private func needleSet(chunk: UInt32, flag: UInt8, allowed: ChunkBits, proven: ChunkBits?,
                            pastHeads: () throws -> ChunkBits?) throws -> ChunkBits? {
         switch needle.count {
@@ -190,7 +195,16 @@ struct IndexedSearch {
             }
             return union
         default:
+            // Runs of four digits first: they hold far fewer candidates than any trigram of theirs, and four
+            // digits whole are exact.
             var grams: [UInt32] = []
+            let digits = UInt32(SearchIndex.digits | flag) << 24
+            for i in needle.indices.dropLast(3) {
+                if let gram = SearchIndex.digitsGram(digits, needle[i], needle[i + 1], needle[i + 2], needle[i + 3]), !grams.contains(gram) {
+                    grams.append(gram)
+                }
+            }
+            if SearchIndex.isDigits(needle) { return try set(SearchIndex.key(gram: grams[0], chunk: chunk)) }
             for i in 0...(needle.count - 3) {
                 let gram = SearchIndex.gram(SearchIndex.trigram | flag, needle[i], needle[i + 1], needle[i + 2])
                 if !grams.contains(gram) { grams.append(gram) }

@@ -10,6 +10,10 @@
 ///   after (0 when the field ends first). A needle of 3 bytes is in a field exactly when its trigram is;
 ///   one of 2 bytes exactly when some trigram starts with it (the keys of those trigrams lie together);
 ///   a longer needle only where all its trigrams are, so those candidates are checked against the row;
+/// - a **run of four digits** per place in a field where four digits follow (`digits`): exact for a
+///   needle of four digits, and for a longer needle that holds one far fewer candidates than its trigrams
+///   give. Digits are the text whose trigrams say least: scan ids, lots, batch numbers and a code's hex
+///   share the ten of them, so `0042` had thousands of candidates at ten million scans, each a row read;
 /// - the same two kinds for the report's message apart (`messageFlag`), since a replay of a prefix of the
 ///   log (`--as-of`) must leave out a message reported after it: only those scans are checked then;
 /// - the labels the other filters ask for: counterfeit, per category, per actor;
@@ -29,6 +33,8 @@
 enum SearchIndex {
     static let unigram: UInt8 = 1
     static let trigram: UInt8 = 3
+    /// Four digits, as the gram `[0, d0 d1, d2 d3]` (a nibble each: `1777` is `0x00_17_77`).
+    static let digits: UInt8 = 4
     static let messageFlag: UInt8 = 0x80
     static let counterfeit: UInt8 = 0x10
     static let category: UInt8 = 0x11
@@ -117,24 +123,47 @@ enum SearchIndex {
                              UInt8(truncatingIfNeeded: gram), place(chunk)]
     }
 
+    /// The gram of four bytes that are digits, its kind `kind` (already in the top byte), or nil when one of
+    /// them is not a digit (a 0 between fields never is).
+    @inline(__always)
+    static func digitsGram(_ kind: UInt32, _ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) -> UInt32? {
+        let d0 = b0 &- 0x30, d1 = b1 &- 0x30, d2 = b2 &- 0x30, d3 = b3 &- 0x30
+        guard d0 < 10, d1 < 10, d2 < 10, d3 < 10 else { return nil }
+        return kind | UInt32(d0) << 12 | UInt32(d1) << 8 | UInt32(d2) << 4 | UInt32(d3)
+    }
+
+    /// Whether `needle` is four digits, which its `digits` gram answers exactly.
+    static func isDigits(_ needle: [UInt8]) -> Bool {
+        needle.count == 4 && digitsGram(0, needle[0], needle[1], needle[2], needle[3]) != nil
+    }
+
     /// The distinct grams of the lower-cased `text` (one field, or several each followed by a 0 byte), with
     /// `flag` added to their kinds, in an array of their number (a scan's wait in the import's queue).
     ///
     /// Each gram comes once, so that the writer, on the busiest thread, adds a scan to a set once without a
     /// check: the duplicates are dropped here (on the decoding thread, for a scan) with tables on the stack,
-    /// unigrams by a bit each, trigrams by open addressing.
+    /// unigrams by a bit each, trigrams and digits by open addressing.
     static func grams(of text: UnsafeRawBufferPointer, flag: UInt8 = 0) -> [UInt32] {
         let n = text.count
         guard n > 0 else { return [] }
-        let uni = UInt32(unigram | flag) << 24, tri = UInt32(trigram | flag) << 24
+        let uni = UInt32(unigram | flag) << 24, tri = UInt32(trigram | flag) << 24, quad = UInt32(digits | flag) << 24
         var size = 64
-        while size < 2 * n { size <<= 1 }
+        while size < 4 * n { size <<= 1 }
         let mask = size - 1
-        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: size + 2 * n + 4) { scratch in
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: size + 3 * n + 4) { scratch in
             let table = scratch.baseAddress!, out = table + size
             table.initialize(repeating: 0, count: size)
             var seen: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             var count = 0
+            func addOnce(_ gram: UInt32) {
+                var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+                while true {
+                    let k = table[h]
+                    if k == gram { return }
+                    if k == 0 { table[h] = gram; out[count] = gram; count += 1; return }
+                    h = (h + 1) & mask
+                }
+            }
             var i = 0
             while i < n {
                 let b0 = text[i]
@@ -151,14 +180,8 @@ enum SearchIndex {
                     if i + 1 < n, text[i + 1] != 0 {
                         let b2 = i + 2 < n ? text[i + 2] : 0
                         // Never 0, the empty place of the table: the kind's byte is not.
-                        let gram = tri | UInt32(b0) << 16 | UInt32(text[i + 1]) << 8 | UInt32(b2)
-                        var h = Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
-                        while true {
-                            let k = table[h]
-                            if k == gram { break }
-                            if k == 0 { table[h] = gram; out[count] = gram; count += 1; break }
-                            h = (h + 1) & mask
-                        }
+                        addOnce(tri | UInt32(b0) << 16 | UInt32(text[i + 1]) << 8 | UInt32(b2))
+                        if i + 3 < n, let digits = digitsGram(quad, b0, text[i + 1], b2, text[i + 3]) { addOnce(digits) }
                     }
                 }
                 i += 1
