@@ -140,30 +140,34 @@ struct ChunkValues: ~Copyable {
     }
 
     /// Counts the pieces of one field (or tail) of `count` bytes, 4 or more: the prefixes of a length
-    /// `fixed` allows and those that end with a delimiter, at most `maxPrefixes` of them, and the whole;
-    /// then lists it as a field of scan `offset` with those pieces. With `lettersEnd` (a tail), also the
-    /// prefix of more than 8 bytes where a run of letters from the start (after a delimiter) turns to
-    /// digits: a name's `.lindqvist` in `.lindqvist113`, so that a needle of the whole surname is proven
-    /// (a tail's fixed prefixes stop at 8 bytes). A random tail (a code's hex) has a digit within its first
-    /// 8 bytes all but once in 2,500, so it gains no piece (every prefix to 16 bytes doubled its pieces).
+    /// `fixed` allows and those that end with a delimiter, at most `maxPrefixes` of them, the text before a
+    /// number it ends with (below), and the whole; then lists it as a field of scan `offset` with those pieces.
+    ///
+    /// A name and its number (`oscar.lopez123`, and the tail `.lindqvist113`): the text before the last run
+    /// of digits is a piece too when it holds no digit and is longer than 8 bytes (`oscar.lopez`,
+    /// `.lindqvist`), so that a needle across the name's parts (`car.lope`) or the whole surname
+    /// (`lindqvist`) is proven for a name too rare to be listed whole; the fixed prefixes stop at 8 bytes in a
+    /// tail and miss it in a field. A random value (a code's hex, an id) has a digit before its end, and gains
+    /// no piece (every tail prefix up to 16 bytes, tried before, doubled a random tail's pieces).
     ///
     /// One pass over the bytes: the hash of every prefix is the running hash where the prefix ends, so a
     /// field's pieces cost a table probe each, not a hash each.
     @inline(__always)
-    private mutating func addPrefixes(_ offset: Int, _ bytes: UnsafeRawPointer, count n: Int, source: UInt8, fixed: (Int) -> Bool,
-                                      lettersEnd: Bool = false) {
+    private mutating func addPrefixes(_ offset: Int, _ bytes: UnsafeRawPointer, count n: Int, source: UInt8, fixed: (Int) -> Bool) {
         var hash = ChunkValues.seed ^ UInt64(source)
         var prefixes = 0
-        var letters = lettersEnd
+        var name = n
+        while name > 0 && ChunkValues.isDigit(bytes.load(fromByteOffset: name - 1, as: UInt8.self)) { name -= 1 }
+        if name == n || name <= 8 { name = 0 }
+        var digitSeen = false
         for i in 0..<(n - 1) {
             let byte = bytes.load(fromByteOffset: i, as: UInt8.self)
             hash = (hash ^ UInt64(byte)) &* ChunkValues.multiplier
             let length = i + 1
-            if letters && !(ChunkValues.isLetter(byte) || (i == 0 && ChunkValues.isDelimiter(byte))) { letters = false }
-            let lettersTurn = letters && length > 8 && ChunkValues.isDigit(bytes.load(fromByteOffset: i + 1, as: UInt8.self))
-            if lettersTurn { letters = false }
+            if ChunkValues.isDigit(byte) { digitSeen = true }
+            let isName = length == name && !digitSeen
             if length >= ChunkValues.shortest && prefixes < ChunkValues.maxPrefixes
-                && (fixed(length) || ChunkValues.isDelimiter(byte) || lettersTurn) {
+                && (fixed(length) || ChunkValues.isDelimiter(byte) || isName) {
                 fieldPieces.append(piece(hash, bytes, length, source))
                 prefixes += 1
             }
@@ -180,7 +184,7 @@ struct ChunkValues: ~Copyable {
     /// bytes are pieces (`isTailLength`): a tail's head is a parameter's name and the first digits of its
     /// value (`?lot=0`, `?lot=07`), each byte of which parts the scans by ten, and a needle there that many
     /// scans hold is then proven too. The first tail begins at the head's last delimiter, not at the
-    /// head's end: a name too rare to be listed whole (`ines.rossi083`, under `ines.` or `ines.ros`) and a
+    /// head's end: a name too rare to be listed whole (`ines.rossi083`, under `ines.` or `ines.rossi`) and a
     /// name listed whole (`quentin.rossi066`, whose head is all of it) then share the tail `.rossi0`, and a
     /// needle in it (`rossi`, `.rossi`) is proven for both by one piece instead of a row read for each of
     /// the first.
@@ -204,7 +208,7 @@ struct ChunkValues: ~Copyable {
                 let source = sources[Int(fieldPieces[end - 1])]
                 var tails = 0
                 // The first tail begins at the head's last delimiter, so that it is the same whatever prefix
-                // is the head (`.rossi083` past `ines.` or `ines.ros`), and a value listed whole has one too
+                // is the head (`.rossi083` past `ines.` or `ines.rossi`), and a value listed whole has one too
                 // (`.rossi066` in `quentin.rossi066`); with the delimiter, as every later tail has it, so
                 // that a needle from it on (`.rossi0`) is in the tail.
                 var first = shared
@@ -212,13 +216,13 @@ struct ChunkValues: ~Copyable {
                 first = first == 0 ? shared : first - 1
                 var at = shared
                 if shared > 0 && first + ChunkValues.shortest <= length {
-                    addPrefixes(Int(field & 0xFFFF), text + first, count: length - first, source: source, fixed: ChunkValues.isTailLength, lettersEnd: true)
+                    addPrefixes(Int(field & 0xFFFF), text + first, count: length - first, source: source, fixed: ChunkValues.isTailLength)
                     tails += 1
                     if first == shared { at += 1 }
                 }
                 while at + ChunkValues.shortest <= length && tails < ChunkValues.maxTails {
                     if ChunkValues.isDelimiter(text.load(fromByteOffset: at, as: UInt8.self)) {
-                        addPrefixes(Int(field & 0xFFFF), text + at, count: length - at, source: source, fixed: ChunkValues.isTailLength, lettersEnd: true)
+                        addPrefixes(Int(field & 0xFFFF), text + at, count: length - at, source: source, fixed: ChunkValues.isTailLength)
                         tails += 1
                     }
                     at += 1
@@ -258,10 +262,6 @@ struct ChunkValues: ~Copyable {
     /// 100,000 scans from 141 to 212 MB of heap.
     @inline(__always)
     static func isTailLength(_ length: Int) -> Bool { length <= 8 || isFixedLength(length) }
-
-    /// A lower-cased letter, or a byte of a scalar past ASCII (`ø`, `é` in a name).
-    @inline(__always)
-    static func isLetter(_ byte: UInt8) -> Bool { (byte >= 0x61 && byte <= 0x7A) || byte >= 0x80 }
 
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

@@ -9,9 +9,9 @@ import Domain
 /// the next chunk or when the write ends (`write`): an import or a rebuild writes each set of a chunk once,
 /// appended at the end of the table without a read when its group of chunks is complete (a group begun in
 /// this write is stored nowhere yet, and its keys sort after every stored one), while one appended event
-/// reads, merges and writes the few sets of its chunk it touches. A message reported on a scan of an earlier chunk is kept as text and merged into
-/// its chunk's stored sets when the write ends, when every message's pieces are counted too
-/// (`writeMessages`).
+/// reads, merges and writes the few sets of its chunk it touches. A message reported on a scan of an
+/// earlier chunk is kept as text and merged into its chunk's stored sets when the write ends, when every
+/// message's pieces are counted too (`writeMessages`).
 final class SearchIndexWriter {
     /// One scan's text (or a report's message) as the writer hands it to the worker, in a batch of bytes:
     /// `[offset 2][flag 1][labels 1][text count 4][category count 4][actor count 4][text][category][actor]`,
@@ -167,8 +167,8 @@ final class SearchIndexWriter {
         try vocabulary.store(to: tables)
     }
 
-    /// Stores the sets the worker made: a fresh chunk's appended (or compared, in a rebuild), any other's
-    /// merged into the stored sets.
+    /// Stores the sets the worker made: a fresh chunk's held with those of its group until the group is
+    /// complete (`appendPending`), any other's merged into the stored sets.
     private func store(_ chunks: [GramWorker.Finished], to tables: any ModelTables) throws {
         for made in chunks {
             late += made.late
