@@ -241,9 +241,10 @@ private extension [UInt8] {
     /// Sets `self` to the gaps of the `members` members of `words`; false when they take `bitmapBytes` or more.
     mutating func setToGaps(_ words: UnsafeBufferPointer<UInt64>, members: Int) -> Bool {
         var fits = true
-        // Room for the gaps (3 bytes each at most: a gap is below 2^21), a last varint past `bitmapBytes - 1`,
-        // and the check (`SealedValue`); no more, since a chunk's stored sets are held until its group is
-        // written (`SearchIndexWriter`): a capacity of `bitmapBytes` for every set was ten times their bytes.
+        // Room for the gaps (a gap is below 2^14, two bytes at most; three a member to spare), a last varint
+        // past `bitmapBytes - 1`, and the check (`SealedValue`); no more, since a chunk's stored sets are held
+        // until its group is written (`SearchIndexWriter`): a capacity of `bitmapBytes` for every set was ten
+        // times their bytes.
         let capacity = Swift.min(3 * members, ChunkBits.bitmapBytes + 2) + SealedValue.checkBytes
         self = [UInt8](unsafeUninitializedCapacity: capacity) { bytes, written in
             var at = 0, previous = -1
