@@ -719,6 +719,24 @@ extension SnapshotReplayTests {
         }
         #expect(read == [Array("new".utf8), Array("piece-149".utf8)])
         #expect(try store.auditPages() == nil)
+        // A block lost: the next piece keeps its number's place in it, never another's (the lost one reads
+        // as an empty piece, which holds no needle).
+        try store.log.environment.write { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).delete(.search, PieceVocabulary.blockKey(3))
+        }
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let vocabulary = PieceVocabulary()
+            #expect(try vocabulary.number(of: 0, Array("after-loss".utf8), in: tables) == 193)
+            try vocabulary.store(to: tables)
+        }
+        let afterLoss = try store.log.environment.read { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let matches = try Array("after-l".utf8).withUnsafeBytes { try PieceMatches(needle: $0, withMessages: true, in: tables) }
+            return (try [192, 193].map { try PieceVocabulary().piece($0, in: tables)?.bytes }, matches.numbers)
+        }
+        #expect(afterLoss.0 == [[], Array("after-loss".utf8)] && afterLoss.1 == [193])
+        #expect(try store.auditPages() == nil)
     }
 
     @Test func aListReadsBackAndDamageIsFound() {

@@ -131,7 +131,9 @@ final class PieceVocabulary {
     }
 
     /// Stores the pieces this write numbered: their keys, the blocks they fill (the last stored one
-    /// extended), and the count.
+    /// extended), and the count. A piece's place in its block is its number, so a stored block that does not
+    /// hold the pieces its numbers before say (missing, or damaged: `rebuild` mends it) is made up to them
+    /// with empty pieces first, which hold no needle: a number never reads as another piece's text.
     func store(to tables: any ModelTables) throws {
         guard !fresh.isEmpty else { return }
         let first = try count(in: tables)
@@ -144,11 +146,19 @@ final class PieceVocabulary {
         while next < fresh.count {
             let block = number / UInt32(Self.perBlock)
             let key = Self.blockKey(block)
+            let before = Int(number % UInt32(Self.perBlock))
             var body: [UInt8] = []
-            if number % UInt32(Self.perBlock) != 0 {
+            if before > 0 {
+                var held = 0
                 try tables.withValue(.search, key) { value in
-                    if let value { body = Array(SealedValue.body(value)) }
+                    guard let value else { return }
+                    var pieces = 0
+                    if ChunkValues.forEachListed(SealedValue.body(value), { _, _, _ in pieces += 1 }), pieces <= before {
+                        body = Array(SealedValue.body(value))
+                        held = pieces
+                    }
                 }
+                body += ChunkValues.encodedList(repeatElement((source: ChunkValues.own, bytes: [UInt8]()), count: before - held))
             }
             let room = Int(UInt32(Self.perBlock) - number % UInt32(Self.perBlock))
             let taken = fresh[next..<min(fresh.count, next + room)]
