@@ -178,7 +178,9 @@ import TestSupport
         let store = try Store(directory: directory.path)
         try store.write { appender in for e in events[split...] { _ = try appender.append(e) } }
         #expect(try store.auditPages() == nil)
-        for needle in ["e", "ho", "s-4", "hologram", "https://v.ex", "crème", "s-6400", "zzq", "6400", "0042", "1234", "12345", "lot 1"] {
+        // With those from a code's head into its unique part, read rarest first past the first chunks.
+        for needle in ["e", "ho", "s-4", "hologram", "https://v.ex", "crème", "s-6400", "zzq", "6400", "0042", "1234", "12345", "lot 1",
+                       "ample/c/1", "c/42", "/c/3", "7?lot=0"] {
             for offset in [0, ChunkBits.scansPerChunk - 3, perGroup - 3, perGroup + ChunkBits.scansPerChunk + 40] {
                 var q = HistoryQuery(); q.search = needle; q.offset = offset; q.limit = 6
                 try SearchIndexTests.expectSame(store, q, asOf: nil)
@@ -602,6 +604,60 @@ extension SnapshotReplayTests {
             try SearchIndexTests.expectSame(store, q, asOf: nil)
             try SearchIndexTests.expectSame(store, q, asOf: .seq(130))
         }
+    }
+
+    /// An actor's name is listed whole from `actorThreshold` of the chunk's scans (a customer recording a
+    /// few a chunk), in the search text's actor field only; the rows' fields added one at a time
+    /// (`firstField`, as a chunk's pieces are made again from its rows) list the same.
+    @Test func anActorsNameIsListedFromAFewScans() {
+        let a = ChunkValues.actorThreshold
+        // scanId, code, productName, brand, category, location, batchId, notes, actor, message.
+        func fields(_ i: Int, notes: String, actor: String) -> [String] {
+            ["s-\(1_000 + i)", "https://v.ex/c/\(7_000_000 + 37 * i)", "serum", "", "cosmetics", "", "", notes, actor, ""]
+        }
+        var rows: [[String]] = []
+        for i in 0..<a { rows.append(fields(i, notes: "", actor: "emma.moreau179")) }
+        for i in 0..<(a - 1) { rows.append(fields(a + i, notes: "", actor: "zoe.berg001")) }
+        // As many scans with a name in their notes: not listed.
+        for i in 0..<a { rows.append(fields(2 * a + i, notes: "lea.costa003", actor: "ines.\(i)")) }
+        for atOnce in [true, false] {
+            var values = ChunkValues()
+            for (offset, row) in rows.enumerated() {
+                if atOnce {
+                    Array(row.joined(separator: "\u{0}").utf8 + [0]).withUnsafeBytes { values.add(offset, text: $0, source: ChunkValues.own) }
+                } else {
+                    for (i, field) in row.enumerated() {
+                        Array(field.utf8).withUnsafeBytes { values.add(offset, text: $0, source: ChunkValues.own, firstField: i) }
+                    }
+                }
+            }
+            var listed: [String: [Int]] = [:]
+            for piece in values.listed() {
+                var members: [Int] = []
+                piece.members.forEachDescending { members.insert($0, at: 0); return true }
+                listed[String(decoding: piece.bytes, as: UTF8.self)] = members
+            }
+            #expect(listed == ["emma.moreau179": Array(0..<a)], "\(atOnce)")
+        }
+    }
+
+    /// A needle's sets are read in its own order (runs of four digits first) until the sample is seen, then
+    /// rarest first; a set a quarter of the sampled scans hold is common.
+    @Test func aNeedlesSetsAreReadRarestFirstOnceSampled() throws {
+        let needle = Array("ab1234c".utf8)
+        let order = GramOrder(needle: needle, flag: 0)
+        let digits = try #require(SearchIndex.digitsGram(UInt32(SearchIndex.digits) << 24, needle[2], needle[3], needle[4], needle[5]))
+        let own = [digits] + (0...4).map { SearchIndex.gram(SearchIndex.trigram, needle[$0], needle[$0 + 1], needle[$0 + 2]) }
+        #expect(order.grams == own && order.isSampling)
+        order.sampled([5, 900, 40, 200, 300, 7], scans: GramOrder.sample / 2)
+        #expect(order.grams == own && order.isSampling)
+        order.sampled([5, 1_200, 60, 300, 300, 1], scans: GramOrder.sample)
+        #expect(!order.isSampling)
+        #expect(order.grams == [own[5], own[0], own[2], own[3], own[4], own[1]])
+        #expect(order.isCommon(5) && !order.isCommon(4))
+        // One set: nothing to sample.
+        #expect(!GramOrder(needle: Array("abc".utf8), flag: 0).isSampling)
+        #expect(!GramOrder(needle: Array("1234".utf8), flag: 0).isSampling)
     }
 
     @Test func theDelimitersAreThePunctuationOfCodesIdsAndAddresses() {

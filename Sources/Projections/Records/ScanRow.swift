@@ -39,6 +39,8 @@ public struct ScanRow: Sendable, Equatable {
     /// `productName`, `brand`, `category`, `location`, `batchId`, `notes`, then the row's `actor` and the
     /// report's `message`.
     static let searchFieldCount = 10
+    /// Where the row's `actor` is among the search fields.
+    static let actorField = 8
 
     func encoded() -> [UInt8] {
         let (header, tail) = encodedParts()

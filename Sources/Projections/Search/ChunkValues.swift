@@ -46,6 +46,11 @@ struct ChunkValues: ~Copyable {
     /// The same for a piece of reports' messages: a chunk's scans have few reports, counted per write
     /// (`SearchIndexWriter.writeMessages`), so a message many reports repeat may have a handful a chunk.
     static let messageThreshold = 4
+    /// The same for an actor's name whole: a person recording a few scans a chunk (a customer) is a value
+    /// too rare for `threshold`, yet a needle in it (`mma.moreau179`) then read a row for each of their
+    /// scans in every chunk (6,439 rows at ten million scans); an actor's names are few in all, so listing
+    /// them adds a number or two a name to a chunk's list and to the index's vocabulary.
+    static let actorThreshold = 4
     /// A needle must be at least this long to be looked for in the pieces: a shorter one is answered
     /// exactly by the gram sets.
     static let shortest = 4
@@ -64,6 +69,8 @@ struct ChunkValues: ~Copyable {
     private var lengths: UnsafeMutablePointer<UInt32>
     private var seen: UnsafeMutablePointer<UInt32>
     private var sources: UnsafeMutablePointer<UInt8>
+    /// Whether some scan's actor is the piece whole (`actorThreshold`).
+    private var actors: UnsafeMutablePointer<Bool>
     /// Piece index + 1 by open addressing on the hash (0: empty), never more than half full.
     private var table: UnsafeMutablePointer<UInt32>
     private var tableSize = 1 << 12
@@ -89,13 +96,14 @@ struct ChunkValues: ~Copyable {
 
     init() {
         hashes = .allocate(capacity: 0); starts = .allocate(capacity: 0); lengths = .allocate(capacity: 0)
-        seen = .allocate(capacity: 0); sources = .allocate(capacity: 0)
+        seen = .allocate(capacity: 0); sources = .allocate(capacity: 0); actors = .allocate(capacity: 0)
         table = .allocate(capacity: tableSize)
         table.initialize(repeating: 0, count: tableSize)
     }
 
     deinit {
         hashes.deallocate(); starts.deallocate(); lengths.deallocate(); seen.deallocate(); sources.deallocate()
+        actors.deallocate()
         table.deallocate()
     }
 
@@ -121,21 +129,24 @@ struct ChunkValues: ~Copyable {
     }
 
     /// Adds the fields of one text of scan `offset` (a scan's search text, fields separated by 0 bytes, or a
-    /// message with `source` `message`).
-    mutating func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8) {
+    /// message with `source` `message`), the first of which is search field `firstField` (`ScanRow`).
+    mutating func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8, firstField: Int = 0) {
         if source == ChunkValues.own { addsOwnText = true }
         guard let base = text.baseAddress else { return }
         let n = text.count
         var i = 0
+        var field = firstField
         while i < n {
             let start = i
             while i < n && base.load(fromByteOffset: i, as: UInt8.self) != 0 { i += 1 }
             if i - start >= ChunkValues.shortest {
-                addPrefixes(offset, base + start, count: i - start, source: source, fixed: ChunkValues.isFixedLength)
+                let isActor = source == ChunkValues.own && field == ScanRow.actorField
+                addPrefixes(offset, base + start, count: i - start, source: source, fixed: ChunkValues.isFixedLength, isActor: isActor)
                 texts.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: i - start))
                 textEnds.append(UInt32(truncatingIfNeeded: texts.count))
             }
             i += 1
+            field += 1
         }
     }
 
@@ -153,7 +164,8 @@ struct ChunkValues: ~Copyable {
     /// One pass over the bytes: the hash of every prefix is the running hash where the prefix ends, so a
     /// field's pieces cost a table probe each, not a hash each.
     @inline(__always)
-    private mutating func addPrefixes(_ offset: Int, _ bytes: UnsafeRawPointer, count n: Int, source: UInt8, fixed: (Int) -> Bool) {
+    private mutating func addPrefixes(_ offset: Int, _ bytes: UnsafeRawPointer, count n: Int, source: UInt8, fixed: (Int) -> Bool,
+                                      isActor: Bool = false) {
         var hash = ChunkValues.seed ^ UInt64(source)
         var prefixes = 0
         var name = n
@@ -173,7 +185,9 @@ struct ChunkValues: ~Copyable {
             }
         }
         hash = (hash ^ UInt64(bytes.load(fromByteOffset: n - 1, as: UInt8.self))) &* ChunkValues.multiplier
-        fieldPieces.append(piece(hash, bytes, n, source))
+        let whole = piece(hash, bytes, n, source)
+        if isActor { actors[Int(whole)] = true }
+        fieldPieces.append(whole)
         fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
     }
 
@@ -236,6 +250,7 @@ struct ChunkValues: ~Copyable {
     @inline(__always)
     private func passes(_ index: Int) -> Bool {
         if index >= tailsFrom { return seen[index] >= ChunkValues.tailThreshold }
+        if actors[index] && seen[index] >= ChunkValues.actorThreshold { return true }
         return seen[index] >= (sources[index] == ChunkValues.message ? ChunkValues.messageThreshold : ChunkValues.threshold)
     }
 
@@ -294,6 +309,7 @@ struct ChunkValues: ~Copyable {
         lengths[index] = UInt32(truncatingIfNeeded: length)
         seen[index] = 1
         sources[index] = source
+        actors[index] = false
         arena.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
         count += 1
         if 2 * count > tableSize {
@@ -313,6 +329,7 @@ struct ChunkValues: ~Copyable {
             return new
         }
         hashes = moved(hashes); starts = moved(starts); lengths = moved(lengths); seen = moved(seen); sources = moved(sources)
+        actors = moved(actors)
         capacity = grown
     }
 

@@ -35,11 +35,12 @@ struct IndexedSearch {
         // reports' messages (the report may come after the prefix).
         let matches = !isExact
             ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: !replaying, in: models.tables) } : nil
+        let orders = (fields: GramOrder(needle: needle, flag: 0), messages: GramOrder(needle: needle, flag: SearchIndex.messageFlag))
         var chunk = SearchIndex.chunk(of: last)
         while true {
             let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
             let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
-            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying, matches: matches) {
+            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying, matches: matches, orders: orders) {
                 let base = SearchIndex.first(of: chunk)
                 if unsure == nil && ordinals.count >= limit {
                     total += candidates.count
@@ -85,7 +86,7 @@ struct IndexedSearch {
     /// The candidates of `chunk` within `range` (nil: none), and those of them that must be checked
     /// against their row (nil: none).
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
-                            replaying: Bool, matches: PieceMatches?) throws -> (ChunkBits, unsure: ChunkBits?)? {
+                            replaying: Bool, matches: PieceMatches?, orders: (fields: GramOrder, messages: GramOrder)) throws -> (ChunkBits, unsure: ChunkBits?)? {
         // What the other filters allow, first: a needle's sets are then read only where it can match.
         var allowed = ChunkBits()
         allowed.words = [UInt64](repeating: .max, count: ChunkBits.words)
@@ -108,8 +109,8 @@ struct IndexedSearch {
             pastHeadsRead = true
             return pastHeads
         }
-        let fields = try needleSet(chunk: chunk, flag: 0, allowed: allowed, proven: proven, pastHeads: readPastHeads)
-        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, allowed: allowed, proven: proven, pastHeads: { nil })
+        let fields = try needleSet(chunk: chunk, flag: 0, order: orders.fields, allowed: allowed, proven: proven, pastHeads: readPastHeads)
+        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, order: orders.messages, allowed: allowed, proven: proven, pastHeads: { nil })
         var bits: ChunkBits
         var unsure: ChunkBits?
         switch (fields, messages) {
@@ -180,7 +181,7 @@ struct IndexedSearch {
     /// `allowed`, nil when none. A longer needle's runs of digits and trigrams are intersected until the
     /// candidates allowed are all `proven` matches or outside the scans that have its last trigram past their
     /// heads (`pastHeads`, read once it is needed).
-    private func needleSet(chunk: UInt32, flag: UInt8, allowed: ChunkBits, proven: ChunkBits?,
+    private func needleSet(chunk: UInt32, flag: UInt8, order: GramOrder, allowed: ChunkBits, proven: ChunkBits?,
                            pastHeads: () throws -> ChunkBits?) throws -> ChunkBits? {
         switch needle.count {
         case 1:
@@ -195,24 +196,24 @@ struct IndexedSearch {
             }
             return union
         default:
-            // Runs of four digits first: they hold far fewer candidates than any trigram of theirs, and four
-            // digits whole are exact.
-            var grams: [UInt32] = []
-            let digits = UInt32(SearchIndex.digits | flag) << 24
-            for i in needle.indices.dropLast(3) {
-                if let gram = SearchIndex.digitsGram(digits, needle[i], needle[i + 1], needle[i + 2], needle[i + 3]), !grams.contains(gram) {
-                    grams.append(gram)
+            if SearchIndex.isDigits(needle) { return try set(SearchIndex.key(gram: order.grams[0], chunk: chunk)) }
+            if order.isSampling {
+                // Every set read, to learn which are rarest: the intersection is the same in any order.
+                var result: ChunkBits?
+                var counts: [Int] = []
+                for gram in order.grams {
+                    let set = try set(SearchIndex.key(gram: gram, chunk: chunk))
+                    counts.append(set?.count ?? 0)
+                    if result == nil { result = set ?? ChunkBits() } else { result!.formIntersection(set ?? ChunkBits()) }
                 }
-            }
-            if SearchIndex.isDigits(needle) { return try set(SearchIndex.key(gram: grams[0], chunk: chunk)) }
-            for i in 0...(needle.count - 3) {
-                let gram = SearchIndex.gram(SearchIndex.trigram | flag, needle[i], needle[i + 1], needle[i + 2])
-                if !grams.contains(gram) { grams.append(gram) }
+                order.sampled(counts, scans: allowed.count)
+                guard let result, !result.hasNone(in: allowed, outside: nil) else { return nil }
+                return result
             }
             var result: ChunkBits?
             var settled = proven
             var settledWithPastHeads = false
-            for gram in grams {
+            for (i, gram) in order.grams.enumerated() {
                 guard let set = try set(SearchIndex.key(gram: gram, chunk: chunk)) else { return nil }
                 if result == nil { result = set } else { result!.formIntersection(set) }
                 if result!.hasNone(in: allowed, outside: nil) { return nil }
@@ -228,10 +229,21 @@ struct IndexedSearch {
                     settled = outside
                     if result!.hasNone(in: allowed, outside: outside) { return result }
                 }
+                // The sets left are ones most scans hold (read last) and few candidates are left unsettled:
+                // their rows cost less than those sets, which would rule few of them out.
+                if i + 1 < order.grams.count && order.isCommon(i + 1) {
+                    var left = result!
+                    left.formIntersection(allowed)
+                    if let settled { left.subtract(settled) }
+                    if left.count <= IndexedSearch.fewLeft { return result }
+                }
             }
             return result
         }
     }
+
+    /// How many unsettled candidates a chunk may leave to their rows rather than read a set most scans hold.
+    static let fewLeft = 2
 
     private func set(_ key: [UInt8]) throws -> ChunkBits? {
         try models.tables.withValue(.search, key) { $0.map { ChunkBits(container: SealedValue.body($0)) } }

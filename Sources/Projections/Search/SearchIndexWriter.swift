@@ -312,7 +312,7 @@ final class SearchIndexWriter {
                 guard let row else { return }
                 let fields = try ScanRowHeader(row, reportsThrough: .max).searchFields
                 for (i, field) in fields.enumerated() {
-                    values.add(offset, text: field, source: i == ScanRow.searchFieldCount - 1 ? ChunkValues.message : ChunkValues.own)
+                    values.add(offset, text: field, source: i == ScanRow.searchFieldCount - 1 ? ChunkValues.message : ChunkValues.own, firstField: i)
                 }
             }
         }
