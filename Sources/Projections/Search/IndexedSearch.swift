@@ -40,7 +40,8 @@ struct IndexedSearch {
         while true {
             let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
             let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
-            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying, matches: matches, orders: orders) {
+            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying,
+                                                         matches: matches, orders: orders) {
                 let base = SearchIndex.first(of: chunk)
                 if unsure == nil && ordinals.count >= limit {
                     total += candidates.count
@@ -86,7 +87,8 @@ struct IndexedSearch {
     /// The candidates of `chunk` within `range` (nil: none), and those of them that must be checked
     /// against their row (nil: none).
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
-                            replaying: Bool, matches: PieceMatches?, orders: (fields: GramOrder, messages: GramOrder)) throws -> (ChunkBits, unsure: ChunkBits?)? {
+                            replaying: Bool, matches: PieceMatches?,
+                            orders: (fields: GramOrder, messages: GramOrder)) throws -> (ChunkBits, unsure: ChunkBits?)? {
         // What the other filters allow, first: a needle's sets are then read only where it can match.
         var allowed = ChunkBits()
         allowed.words = [UInt64](repeating: .max, count: ChunkBits.words)
@@ -109,8 +111,10 @@ struct IndexedSearch {
             pastHeadsRead = true
             return pastHeads
         }
-        let fields = try needleSet(chunk: chunk, flag: 0, order: orders.fields, allowed: allowed, proven: proven, pastHeads: readPastHeads)
-        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, order: orders.messages, allowed: allowed, proven: proven, pastHeads: { nil })
+        let fields = try needleSet(chunk: chunk, flag: 0, order: orders.fields, allowed: allowed, proven: proven,
+                                   pastHeads: readPastHeads)
+        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, order: orders.messages, allowed: allowed,
+                                     proven: proven, pastHeads: { nil })
         var bits: ChunkBits
         var unsure: ChunkBits?
         switch (fields, messages) {

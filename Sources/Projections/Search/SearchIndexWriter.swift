@@ -312,7 +312,8 @@ final class SearchIndexWriter {
                 guard let row else { return }
                 let fields = try ScanRowHeader(row, reportsThrough: .max).searchFields
                 for (i, field) in fields.enumerated() {
-                    values.add(offset, text: field, source: i == ScanRow.searchFieldCount - 1 ? ChunkValues.message : ChunkValues.own, firstField: i)
+                    let source = i == ScanRow.searchFieldCount - 1 ? ChunkValues.message : ChunkValues.own
+                    values.add(offset, text: field, source: source, firstField: i)
                 }
             }
         }
