@@ -67,7 +67,9 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .target(name: "SystemCalls", swiftSettings: strict),
+        // glibc's allocator settings (`mallopt`), which its Swift module does not export.
+        .systemLibrary(name: "CMalloc"),
+        .target(name: "SystemCalls", dependencies: ["CMalloc"], swiftSettings: strict),
         .target(name: "LMDB", dependencies: ["CLMDB", "SystemCalls"], swiftSettings: optimized),
         .target(name: "StrictJSON", swiftSettings: optimized),
         // SHA-256 with the x86-64 SHA extensions, called straight from `log verify`'s hashes (swift-crypto otherwise).

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import SystemCalls
 import VeritrailKit
 
 /// Lets the global options come before the command's name too (cli.md §1 welcomes it):
@@ -37,6 +38,7 @@ extension Veritrail {
     /// `root` is `Veritrail` itself, or a root that adds commands of other targets to it (`veritrail serve`,
     /// whose target links the HTTP server): the command line stays free of what those commands need.
     public static func runCommandLine(root: any ParsableCommand.Type = Veritrail.self) {
+        Allocator.limitArenasToProcessors()
         VeritrailStore.exitOnStoreFault(withCode: Failure.storeFailed, prefix: "veritrail: ")
         let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
         do {
