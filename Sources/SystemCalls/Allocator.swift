@@ -13,10 +13,12 @@ public enum Allocator {
     /// arenas and 360 MB with 1, in about the same time (docs/BULK.md). A served store's event loops, one a
     /// processor, each keep an arena.
     ///
+    /// Returns whether the C library took the setting; when it does not know it, its default stays.
+    ///
     /// The corresponding C functions are `sysconf(_SC_NPROCESSORS_ONLN)` and `mallopt`.
-    public static func limitArenasToProcessors() {
+    @discardableResult
+    public static func limitArenasToProcessors() -> Bool {
         let processors = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        // Fails only for an option the C library does not know: its default stays.
-        _ = mallopt(M_ARENA_MAX, Int32(clamping: processors))
+        return mallopt(M_ARENA_MAX, Int32(clamping: processors)) == 1
     }
 }

@@ -72,6 +72,17 @@ struct SystemCallsTests {
         }
     }
 
+    /// glibc takes the limit of its arenas (`M_ARENA_MAX`), and threads started after it still allocate.
+    @Test func theAllocatorTakesItsArenaLimit() throws {
+        #expect(Allocator.limitArenasToProcessors())
+        let threads = try (0..<4).map { _ in
+            try SystemThread.start(stackSize: 1 << 20) {
+                for n in 1...200 { precondition([UInt8](repeating: 1, count: n * 1024).count == n * 1024) }
+            }
+        }
+        for thread in threads { thread.join() }
+    }
+
     @Test func aThreadRunsAndIsJoined() throws {
         let lock = ConditionLock()
         nonisolated(unsafe) var ran = false
