@@ -120,7 +120,7 @@ extension VeritrailStore {
             var index = 0
             let total = Double(max(batch.count, 1))
             _ = try BatchFile.records(batch.reader, name: batch.name, context,
-                                      ids: RandomIDs(derivedFrom: batch.scanIds, purpose: "scan.scanId"),
+                                      ids: RandomIDs(derivedFrom: batch.scanIds, purpose: "scan.scanId", ascendingOver: batch.count),
                                       progress: { _ in }) { event, line throws(VeritrailError) in
                 var event = event
                 event.id = try id(index)
@@ -131,9 +131,8 @@ extension VeritrailStore {
                     throw VeritrailError.from(error, line: line)
                 }
                 if index & 1023 == 0 { transaction.workDone = Double(index) / total }
-                // Each scan looks its scan id up, and inserts it, in an index that grows with the batch, at
-                // random (drawn ids), and every page read maps 64 KiB around it (the kernel's fault-around):
-                // without a drop every 2,048 rows the map's pages reached some 30 KB a row between drops.
+                // Every page read maps 64 KiB around it (the kernel's fault-around), and the pages a write has
+                // passed stay mapped until they are dropped.
                 if index % BatchFile.rowsBetweenReleases == 0 { transaction.releaseMappedPages() }
             }
         }

@@ -161,4 +161,35 @@ import VeritrailKit
         let piped = try store.readScanBatch(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "-", as: "ines")
         #expect(piped.count == 1)
     }
+    /// A batch's drawn scan ids come in ascending order, so that its write sweeps the index of scan ids once
+    /// instead of descending to a random page for every row, yet each in its own slot of the whole space, so
+    /// that they differ early and their short forms stay as short as random ids' (`RandomIDs`). A retry under
+    /// the same id draws the same ones.
+    @Test func aBatchsDrawnScanIdsAscendAndDifferEarly() throws {
+        let store = try makeStore()
+        let rows = (0..<256).map { "QR-\($0),Serum,Cosmetics,authentic" }
+        let csv = try write("code,productName,category,result\n" + rows.joined(separator: "\n") + "\n", to: "many.csv")
+        func scanIds(eventID: String?) throws -> [String] {
+            let batch = try store.readScanBatch(path: csv, as: "ines", eventID: eventID)
+            try store.scan(batch: batch, as: "ines")
+            var query = HistoryQuery()
+            query.window = .all
+            query.limit = 256
+            let items = try store.history(query)["items"]?.arrayValue ?? []
+            return items.reversed().compactMap { $0["scanId"]?.stringValue }
+        }
+        let ids = try scanIds(eventID: "batch-1")
+        #expect(ids.count == 256 && ids == ids.sorted() && Set(ids).count == 256)
+        let uuid = /s-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/
+        #expect(ids.allSatisfy { $0.wholeMatch(of: uuid) != nil }, "\(ids.prefix(3))")
+        // Spread over the space: one in each 1/256 of it, so the first two hex digits are all different.
+        #expect(Set(ids.map { $0.dropFirst(2).prefix(2) }).count == 256)
+        let short = try store.shortScanIds(ids)
+        #expect(ids.allSatisfy { (short[$0]?.count ?? 99) <= 6 }, "\(short.values.map(\.count).max() ?? 0)")
+        // The retry reads the same ids; a second batch draws others, in ascending order too.
+        let retry = try store.readScanBatch(path: csv, as: "ines", eventID: "batch-1")
+        #expect(try store.scan(batch: retry, as: "ines").alreadyRecorded)
+        let other = try scanIds(eventID: nil)
+        #expect(other == other.sorted() && Set(other).isDisjoint(with: ids))
+    }
 }
