@@ -104,6 +104,26 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(codesBefore.count, distinct + 2_000)
     }
 
+    /// One actor's scans past `PendingIndexes.limit`, of a few codes (so that the held codes never reach
+    /// theirs): the held `scansByActor` entries are written when they reach their limit, then held again
+    /// from the next `n`. `history --by` pages across the seam, and a rebuild finds the stored list sound.
+    func testOneActorsScansAreWrittenAcrossTheHeldEntriesLimit() throws {
+        let count = PendingIndexes.limit + 3_000
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T09:00:00Z")]
+        lines.reserveCapacity(count + 2)
+        for i in 0..<count { lines.append(Ev.scan("s-\(i)", by: "ines", at: "2026-11-02T00:00:00Z", code: "C-\(i % 8)")) }
+        let store = temporaryPath()
+        try importOK(try ndjsonFile(lines), into: store)
+        // Newest first: offset k is the scan `count - 1 - k`; the seam lies between scans limit - 1 and limit.
+        let r = try ok(["history", "--by", "ines", "--window", "all", "--offset", "2998", "--limit", "4", "--json",
+                        "--store", store.path, "--now", now])
+        let items = jsonObject(r.stdout)?["items"] as? [[String: Any]] ?? []
+        XCTAssertEqual(items.compactMap { $0["scanId"] as? String }, (0..<4).map { "s-\(count - 1 - 2_998 - $0)" }, r.stdout)
+        XCTAssertEqual(jsonObject(r.stdout)?["total"] as? Int, count)
+        XCTAssertFalse(try rebuild(store).rewroteScanList)
+    }
+
     /// Every entry of the `codes` table, in order.
     private func codesTable(_ store: URL) throws -> [[UInt8]] {
         let opened = try Store(directory: store.path)

@@ -35,15 +35,30 @@ struct CodeDigest: Hashable, Sendable {
     static func < (a: CodeDigest, b: CodeDigest) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }
 
-/// The `scansByActor` entries that a write transaction adds, held in memory until `Models.flush` (or until
-/// the write's held codes are written, `CodeCounts.limit`) and then written in key order: every actor's scans
-/// are a run of their own, written in one sorted pass instead of a search from the root for every scan.
+/// The `scansByActor` entries that a write transaction adds, held in memory until `Models.flush`, until
+/// `limit` are held, or until the write's held codes are written (`CodeCounts.limit`), and then written in
+/// key order: every actor's scans are a run of their own, written in one sorted pass instead of a search
+/// from the root for every scan.
 struct PendingIndexes {
     /// Per actor: the ordinals of the scans it recorded in this transaction, and the `n` of the first one
     /// in `scansByActor`.
-    var actorScans: [String: (firstN: UInt32, ordinals: [UInt32])] = [:]
+    private(set) var actorScans: [String: (firstN: UInt32, ordinals: [UInt32])] = [:]
+    /// How many entries are held.
+    private(set) var count = 0
+
+    /// How many entries are held before they are written (4 bytes each, ~30 while written). A batch of one
+    /// actor's scans whose codes repeat never filled the held codes: it held every entry to its end, and a
+    /// 5,000,000-row batch wrote them from 135 MB of held ordinals and sorted entries.
+    static let limit = 131_072
 
     var isEmpty: Bool { actorScans.isEmpty }
+    var isFull: Bool { count >= PendingIndexes.limit }
+
+    /// Holds `ordinal` as `actor`'s `n`-th scan, the next after those held for it.
+    mutating func add(actor: String, _ n: UInt32, ordinal: UInt32) {
+        actorScans[actor, default: (firstN: n, ordinals: [])].ordinals.append(ordinal)
+        count += 1
+    }
 
     /// The ordinal of `actor`'s `n`-th scan, when it is held here.
     func ordinal(actor: String, _ n: UInt32) -> UInt32? {

@@ -4,7 +4,7 @@ import EventLog
 /// transaction (and a rebuild that starts from empty tables).
 ///
 /// The index entries whose keys are random (`codes`, `CodeCounts`) or runs of their own (`scansByActor`,
-/// `PendingIndexes`) are held and written in key order, both whenever the held codes reach their limit.
+/// `PendingIndexes`) are held and written in key order, each whenever it reaches its limit.
 public final class WrittenScanList: ScanListStrategy {
     private var codes = CodeCounts(limit: CodeCounts.importLimit)
     private var pending = PendingIndexes()
@@ -27,10 +27,11 @@ public final class WrittenScanList: ScanListStrategy {
             row.append(contentsOf: tailBuffer)
             try models.tables.insert(.scans, Models.ordinalKey(place.ordinal), row)
             try models.tables.insert(.scanIds, Array(scanId), place.ordinal.bigEndianBytes)
-            pending.actorScans[scan.counted.actor, default: (firstN: place.ofActor, ordinals: [])].ordinals.append(place.ordinal)
+            pending.add(actor: scan.counted.actor, place.ofActor, ordinal: place.ordinal)
         }
         // Held entries cost memory: a long import writes them every so many scans.
-        if codes.isFull { try writePending(models.tables, midWrite: true) }
+        if codes.isFull { try codes.write(to: models.tables, midWrite: true) }
+        if pending.isFull { try writeHeldActorScans(models.tables) }
     }
 
     public func report(_ report: ScanRow.Report, onScan ordinal: UInt32, in models: Models) throws -> String {
@@ -42,12 +43,12 @@ public final class WrittenScanList: ScanListStrategy {
 
     public func heldOrdinal(actor: String, _ n: UInt32) -> UInt32? { pending.ordinal(actor: actor, n) }
 
-    public func flush(_ tables: any ModelTables) throws { try writePending(tables, midWrite: false) }
+    public func flush(_ tables: any ModelTables) throws {
+        try codes.write(to: tables, midWrite: false)
+        try writeHeldActorScans(tables)
+    }
 
-    /// Writes the held index entries; `midWrite` when the write goes on after (the held codes reached
-    /// their limit).
-    private func writePending(_ tables: any ModelTables, midWrite: Bool) throws {
-        try codes.write(to: tables, midWrite: midWrite)
+    private func writeHeldActorScans(_ tables: any ModelTables) throws {
         guard !pending.isEmpty else { return }
         try pending.write(to: tables)
         pending = PendingIndexes()
