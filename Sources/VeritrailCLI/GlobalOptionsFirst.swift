@@ -39,6 +39,7 @@ extension Veritrail {
     /// whose target links the HTTP server): the command line stays free of what those commands need.
     public static func runCommandLine(root: any ParsableCommand.Type = Veritrail.self) {
         Allocator.limitArenasToProcessors()
+        Allocator.mapLargeBlocksApart()
         VeritrailStore.exitOnStoreFault(withCode: Failure.storeFailed, prefix: "veritrail: ")
         let arguments = GlobalOptionsFirst.reorder(Array(CommandLine.arguments.dropFirst()))
         do {

@@ -1,3 +1,4 @@
+import Glibc
 import SystemCalls
 import Testing
 
@@ -81,6 +82,19 @@ struct SystemCallsTests {
             }
         }
         for thread in threads { thread.join() }
+    }
+
+    /// Once told, glibc maps a block of `Allocator.largeBlock` bytes apart, even after a larger block was
+    /// freed (which raises its own threshold), and a smaller one not. (glibc marks a block it mapped apart in
+    /// the size word before it: `IS_MMAPPED`, 2. Read per block, not from counters other tests move.)
+    @Test func largeBlocksAreMappedApartOnceTold() throws {
+        func mappedApart(_ block: UnsafeMutableRawPointer) -> Bool { block.load(fromByteOffset: -8, as: UInt.self) & 2 != 0 }
+        free(malloc(4 << 20))
+        #expect(Allocator.mapLargeBlocksApart())
+        let large = try #require(malloc(Allocator.largeBlock)), small = try #require(malloc(Allocator.largeBlock / 4))
+        defer { free(large); free(small) }
+        #expect(mappedApart(large))
+        #expect(!mappedApart(small))
     }
 
     @Test func aThreadRunsAndIsJoined() throws {
