@@ -32,7 +32,7 @@ mkdir -p "$DIR"
 inspector=anna.moreau000   # passcode 2468, as every account of gen_bench.py
 
 # pages STORE: bytes of the data file's pages in use; file STORE: its size.
-pages() { mdb_stat -e "$1" | awk '/Page size:/ { p = $3 } /Number of pages used:/ { n = $5 } END { print p * n }'; }
+pages() { mdb_stat -e "$1" | awk '/Page size:/ { p = $3 } /Number of pages used:/ { n = $5 } END { printf "%.0f\n", p * n }'; }
 file() { stat -c %s "$1/data.mdb"; }
 mb() { echo $(( $1 / 1048576 )); }
 bar() { local p f; p=$(pages "$1"); f=$(file "$1"); echo "file $(mb "$f") MB, pages in use $(mb "$p") MB, bar $(mb $((p * 5 / 4 + (64 << 20)))) MB: $([ "$f" -le $((p * 5 / 4 + (64 << 20))) ] && echo kept || echo MISSED)"; }
@@ -40,7 +40,8 @@ bar() { local p f; p=$(pages "$1"); f=$(file "$1"); echo "file $(mb "$f") MB, pa
 timed() {
   local out=$1; shift
   set +e; /usr/bin/time -f '%e %M' -o "$out.time" "$@" >"$out.out" 2>"$out.err"; local code=$?; set -e
-  read -r secs rss <"$out.time"
+  # GNU time writes "Command exited with non-zero status N" first when the command fails.
+  read -r secs rss < <(tail -n 1 "$out.time")
   echo "$secs $((rss / 1024)) $code"
 }
 

@@ -12,7 +12,7 @@ bulk_inspector=anna.moreau000   # passcode 2468, as every account of gen_bench.p
 
 # in_use STORE: the bytes of the data file's pages in use, from mdb_stat.
 in_use() {
-  mdb_stat -e "$1" 2>/dev/null | awk '/Page size:/ { p = $3 } /Number of pages used:/ { n = $5 } END { if (p && n) print p * n }'
+  mdb_stat -e "$1" 2>/dev/null | awk '/Page size:/ { p = $3 } /Number of pages used:/ { n = $5 } END { if (p && n) printf "%.0f\n", p * n }'
 }
 # within_bar STORE: the data file is at most 1.25 × its pages in use + 64 MiB.
 within_bar() {
