@@ -125,7 +125,7 @@ let package = Package(
         ], swiftSettings: strict),
         .executableTarget(name: "veritrail", dependencies: ["VeritrailCLI", "VeritrailServer", "VeritrailClient"], swiftSettings: strict),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections", "SystemCalls"], swiftSettings: strict),
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "CMalloc"], swiftSettings: strict),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),
         .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"], swiftSettings: strict),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"], swiftSettings: strict),

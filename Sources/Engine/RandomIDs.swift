@@ -36,7 +36,7 @@ public struct RandomIDs {
 
     /// `count` ids derived from `id` (`init(derivedFrom:purpose:)`) that come in ascending order, each in its
     /// own `1/count` of the space: the id's first 48 bits are its slot's start plus a random offset in the slot,
-    /// the other 74 are random, as are every id's. A batch's scan ids are written to the index of scan ids in
+    /// its other 74 bits random as any id's. A batch's scan ids are written to the index of scan ids in
     /// the order the batch is read; drawn at random, each row's lookup and insert descended to a random page
     /// of an index that grows with the batch, and the write touched all of it again and again (a 1M-row batch
     /// peaked at ~450 MB, mostly mapped pages). In ascending order the write sweeps the index once, like a

@@ -21,6 +21,7 @@ public enum Allocator {
         let processors = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         return mallopt(M_ARENA_MAX, Int32(clamping: processors)) == 1
     }
+
     /// Blocks of at least `largeBlock` bytes are mapped apart and given back to the system when freed: glibc's
     /// `M_MMAP_THRESHOLD`, which glibc otherwise raises (to 32 MiB at most) each time such a block is freed.
     /// Called before the process starts any thread.

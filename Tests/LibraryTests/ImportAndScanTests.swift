@@ -161,6 +161,7 @@ import VeritrailKit
         let piped = try store.readScanBatch(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "-", as: "ines")
         #expect(piped.count == 1)
     }
+
     /// A batch's drawn scan ids come in ascending order, so that its write sweeps the index of scan ids once
     /// instead of descending to a random page for every row, yet each in its own slot of the whole space, so
     /// that they differ early and their short forms stay as short as random ids' (`RandomIDs`). A retry under

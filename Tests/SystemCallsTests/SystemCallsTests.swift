@@ -1,3 +1,4 @@
+import CMalloc
 import Glibc
 import SystemCalls
 import Testing
@@ -85,16 +86,17 @@ struct SystemCallsTests {
     }
 
     /// Once told, glibc maps a block of `Allocator.largeBlock` bytes apart, even after a larger block was
-    /// freed (which raises its own threshold), and a smaller one not. (glibc marks a block it mapped apart in
-    /// the size word before it: `IS_MMAPPED`, 2. Read per block, not from counters other tests move.)
-    @Test func largeBlocksAreMappedApartOnceTold() throws {
-        func mappedApart(_ block: UnsafeMutableRawPointer) -> Bool { block.load(fromByteOffset: -8, as: UInt.self) & 2 != 0 }
-        free(malloc(4 << 20))
-        #expect(Allocator.mapLargeBlocksApart())
-        let large = try #require(malloc(Allocator.largeBlock)), small = try #require(malloc(Allocator.largeBlock / 4))
-        defer { free(large); free(small) }
-        #expect(mappedApart(large))
-        #expect(!mappedApart(small))
+    /// freed (which raises its own threshold). In a process of its own, its heap trimmed first, so that no
+    /// other test's allocations leave room in the heap to take the block from. (glibc marks a block it mapped
+    /// apart in the size word before it: `IS_MMAPPED`, 2.)
+    @Test func largeBlocksAreMappedApartOnceTold() async {
+        await #expect(processExitsWith: .success) {
+            free(malloc(4 << 20))
+            guard Allocator.mapLargeBlocksApart() else { exit(2) }
+            malloc_trim(0)
+            guard let large = malloc(Allocator.largeBlock) else { exit(3) }
+            exit(large.load(fromByteOffset: -8, as: UInt.self) & 2 != 0 ? 0 : 1)
+        }
     }
 
     @Test func aThreadRunsAndIsJoined() throws {

@@ -35,10 +35,9 @@ struct CodeDigest: Hashable, Sendable {
     static func < (a: CodeDigest, b: CodeDigest) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }
 
-/// The `scansByActor` entries that a write transaction adds, held in memory until `Models.flush`, until
-/// `limit` are held, or until the write's held codes are written (`CodeCounts.limit`), and then written in
-/// key order: every actor's scans are a run of their own, written in one sorted pass instead of a search
-/// from the root for every scan.
+/// The `scansByActor` entries that a write transaction adds, held in memory until `Models.flush` or until
+/// `limit` are held, and then written in key order: every actor's scans are a run of their own, written in
+/// one sorted pass instead of a search from the root for every scan.
 struct PendingIndexes {
     /// Per actor: the ordinals of the scans it recorded in this transaction, and the `n` of the first one
     /// in `scansByActor`.
@@ -46,9 +45,10 @@ struct PendingIndexes {
     /// How many entries are held.
     private(set) var count = 0
 
-    /// How many entries are held before they are written (4 bytes each, ~30 while written). A batch of one
-    /// actor's scans whose codes repeat never filled the held codes: it held every entry to its end, and a
-    /// 5,000,000-row batch wrote them from 135 MB of held ordinals and sorted entries.
+    /// How many entries are held before they are written (4 bytes each, ~30 while written). They were
+    /// written with the held codes (`CodeCounts.limit`), which a batch of one actor's scans whose codes
+    /// repeat never fills: it held every entry to its end, and a 5,000,000-row batch wrote them from 150 MB
+    /// of held ordinals and sorted entries.
     static let limit = 131_072
 
     var isEmpty: Bool { actorScans.isEmpty }
