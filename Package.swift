@@ -5,7 +5,8 @@ import PackageDescription
 //   CMalloc      glibc's <malloc.h>, which its Swift module leaves out (`mallopt`)
 //   SystemCalls  the one Swift target that calls the C library for the system: files, directories, memory maps
 //                and madvise, pthread locks and threads, signals, clocks, the terminal, the environment, the
-//                allocator's arenas; each call's return code and errno become a thrown `SystemError` in one place
+//                allocator's settings (arenas, large blocks); each call's return code and errno become a thrown
+//                `SystemError` in one place
 //   CLMDB        the C boundary: LMDB as Debian's liblmdb-dev ships it
 //   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
 //                mapped pages are let go (`PageRelease`)
