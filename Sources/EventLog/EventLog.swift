@@ -16,7 +16,7 @@ public final class EventLog: @unchecked Sendable {
     /// The databases other components opened with the log's (`init`'s `alsoOpening`), in that order.
     public let companions: [Database]
 
-    /// The map a new store starts with; it grows by a quarter (at least 64 MiB) whenever it fills. Small,
+    /// The map a new store starts with; it grows by a fifth (at least 64 MiB) whenever it fills. Small,
     /// because the data file is allocated on disk as far as the map reaches (`FileSpace`): an import into a
     /// new store asks for what it needs, and its file is cut back to its pages in use before it appears.
     public static let initialMapSize = 4 << 20

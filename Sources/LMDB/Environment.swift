@@ -34,7 +34,7 @@ public final class Environment: @unchecked Sendable {
     /// - Parameters:
     ///   - mapSize: The initial size of the memory map in bytes, a multiple of
     ///     the page size. It only bounds the file until the next growth:
-    ///     `write` grows it by a quarter (`grownSize`) whenever it fills.
+    ///     `write` grows it by a fifth (`grownSize`) whenever it fills.
     ///   - maxDatabases: How many named databases may be opened.
     ///   - maxReaders: How many read transactions may be open at once, across processes.
     ///   - growthStep: The least the map grows by when it fills (`grownSize`).
@@ -328,14 +328,17 @@ public final class Environment: @unchecked Sendable {
     /// than its pages in use: 64 MiB unless the environment was opened with another.
     public let growthStep: Int
 
-    /// The map after one that filled at `size` bytes: a quarter larger, at least `growthStep` more, so that
+    /// The map after one that filled at `size` bytes: a fifth larger, at least `growthStep` more, so that
     /// the data file (as large as the map: LMDB extends it to the map, and `reserveFileSpace` allocates it)
-    /// stays within 1.25 times its pages in use plus 64 MiB (doubling let it reach twice). A write that
-    /// said how much of its work it had done (`Transaction.workDone`, at least 1/64 of it) when it took
-    /// `consumed` bytes gets room for all of it at that rate, with an eighth to spare, in one step: it runs
-    /// again once, not once for every quarter.
+    /// stays within 1.25 times its pages in use plus 64 MiB (doubling let it reach twice). A fifth, not a
+    /// quarter: a write may end with fewer pages in use than filled the map (a rebuild writes the read
+    /// models anew and frees the old ones' pages only as it commits), and a store cut back to its pages
+    /// (`trimToPagesInUse`) fills with a step of them still free; a quarter then left a rebuild of ten
+    /// million events at 1.257 times (docs/BULK.md). A write that said how much of its work it had done
+    /// (`Transaction.workDone`, at least 1/64 of it) when it took `consumed` bytes gets room for all of it at
+    /// that rate, with an eighth to spare, in one step: it runs again once, not once for every fifth.
     static func grownSize(from size: Int, consumed: Int, done: Double?, step: Int) throws(LMDBError) -> Int {
-        let (stepped, overflow) = size.addingReportingOverflow(max(step, size / 4))
+        let (stepped, overflow) = size.addingReportingOverflow(max(step, size / 5))
         guard !overflow else { throw LMDBError.mapFull }
         var grown = stepped
         if let done, done >= 1.0 / 64, done < 1, consumed > 0 {

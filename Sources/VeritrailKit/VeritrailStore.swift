@@ -40,7 +40,7 @@ public final class VeritrailStore: @unchecked Sendable {
 
     /// Opens the store in `directory`; `.storeFailure` when there is none (cli.md §6: exit 74). `mapSize`
     /// is the least map to start with; the data file is as large as the map, and the map grows as writes
-    /// fill it (by a quarter, or by what a large write says it needs: `Environment.grownSize`). `secrets` is where the store's secrets file
+    /// fill it (by a fifth, or by what a large write says it needs: `Environment.grownSize`). `secrets` is where the store's secrets file
     /// is (the signing key and the passcode pepper, proofs.md §2; `<directory>/secrets` when nil): every
     /// write and passcode check needs it (`.storeFailure` without it), reads do not.
     public static func open(at directory: String,

@@ -4,7 +4,7 @@
 # The bar: data.mdb no larger than 1.25 × its pages in use (`mdb_stat -e`: (last page + 1) × page size) + 64 MiB,
 # after an import into a new store (its file cut back before it is published), after a streamed batch into an
 # existing one (the map grown by what the batch said it needed), and after many single writes (steps of a
-# quarter). On a small tmpfs, a growth that can not be allocated, whole or half-way, is exit 74 with the store
+# fifth). On a small tmpfs, a growth that can not be allocated, whole or half-way, is exit 74 with the store
 # as it was, never a SIGBUS, and the next write after room is made succeeds.
 
 section "bulk: the data file's bar, a streamed batch"
