@@ -581,6 +581,63 @@ extension SnapshotReplayTests {
         #expect(members("pow") == [])
     }
 
+    /// The scans of a listed head's fields are kept by the byte after the head (`ChunkValues.headNext`): not
+    /// a field listed whole (nothing after its head), nor a report's message.
+    @Test func aHeadsScansAreKeptByTheByteAfterIt() {
+        let t = ChunkValues.threshold
+        var values = ChunkValues()
+        func add(_ offset: Int, _ text: String, _ source: UInt8 = ChunkValues.own) {
+            Array(text.utf8).withUnsafeBytes { values.add(offset, text: $0, source: source) }
+        }
+        // Unique parts that end with a letter, so that no name before a number is a piece (`addPrefixes`).
+        for i in 0..<(2 * t) { add(i, "powercore 20000\u{0}https://v.ex/c/pw-\(i % 2 == 0 ? "a" : "b")\(1_000 + 37 * i)q") }
+        add(100, "https://v.ex/c/pw-a77", ChunkValues.message)
+        _ = values.listed()
+        guard let sets = values.headNext() else { Issue.record("no sets of the heads' next bytes"); return }
+        var found: [String: [Int]] = [:]
+        for set in sets {
+            var members: [Int] = []
+            set.members.forEachDescending { members.insert($0, at: 0); return true }
+            found[String(decoding: set.head, as: UTF8.self) + "|" + String(UnicodeScalar(set.byte))] = members
+        }
+        #expect(found == ["https://v.ex/c/pw-|a": Array(stride(from: 0, to: 2 * t, by: 2)),
+                          "https://v.ex/c/pw-|b": Array(stride(from: 1, to: 2 * t, by: 2))])
+    }
+
+    /// A needle that runs one byte past a code's shared head (`/pw-a`) has its matches proven by the head's set
+    /// of that byte, stored for the chunk; a scan that holds it further on (past its head) is still found, and
+    /// the index answers as reading every row does, live and as of a point.
+    @Test func aNeedleOneBytePastAHeadIsProvenByTheHeadsSet() throws {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+        let at = ChunkValuesTests.tenSecondClock()
+        let hex = Array("0123456789abcdef")
+        for n in 0..<96 {
+            let unique = n == 50 ? "9x/pw-a1q" : "\(hex[n % 16])\(7_919 * n)q"
+            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/pw-\(unique)", productName: "Powercore",
+                                 category: "Electronics", result: "authentic", mode: "single"))
+        }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let set = try store.log.environment.read { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            let number = try PieceVocabulary().number(of: ChunkValues.own, Array("https://v.example/c/pw-".utf8), in: tables)
+            return try tables.withValue(.search, SearchIndex.headNextKey(chunk: 0, number: number, byte: UInt8(ascii: "a"))) { value in
+                var bits = ChunkBits()
+                if let value { bits.or(container: SealedValue.body(value)) }
+                return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
+            }
+        }
+        // Scan `n` is the chunk's scan `n + 1` (ordinals start at 1).
+        #expect(set == Array(stride(from: 11, to: 97, by: 16)))
+        #expect(try store.auditPages() == nil)
+        for needle in ["/pw-a", "PW-A", "c/pw-f", "w-a", "/pw-a1", "e/c/pw-9", "/pw-ax", "x/pw-a"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 200
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(40))
+        }
+    }
+
     /// A needle whose trigrams lie in different fields (`marco`: `powercore`, `marché`) is ruled out by the
     /// sets past the heads, and the scans that hold it past a head (a code's unique part, a field no piece
     /// lists) or in a message are still found: the index answers as reading every row does, live and as
@@ -736,6 +793,32 @@ extension SnapshotReplayTests {
             try Array("v.ex/c".utf8).withUnsafeBytes { try PieceMatches(needle: $0, withMessages: false, in: StoredTables(transaction: txn, databases: store.modelDatabases)) }
         }
         #expect(replaying.numbers == [0, 1, 2, 4])
+    }
+
+    /// The heads a needle runs one byte past are the scans' own pieces that end with all of it but its last
+    /// byte (a message's piece is no head), found in the same pass as the pieces that hold it; a needle that
+    /// more than `maxHeads` heads end in reads none of their sets.
+    @Test func theHeadsANeedleRunsOneBytePastAreFoundWithItsPieces() throws {
+        let (store, directory) = try SearchIndexTests.store([])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pieces: [(source: UInt8, text: String)] = [(0, "https://v.ex/c/"), (0, "https://v.ex/c/role-"), (0, "https://v.ex/c/asic-"),
+                                                       (1, "https://v.ex/c/role-"), (0, "v.ex/c/"), (0, "rossi0")]
+            + (0..<9).map { (0, "head\($0)-x/") }
+        func matches(_ needle: String) throws -> PieceMatches {
+            try store.log.environment.write { txn in
+                let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+                let vocabulary = PieceVocabulary()
+                for piece in pieces { _ = try vocabulary.number(of: piece.source, Array(piece.text.utf8), in: tables) }
+                try vocabulary.store(to: tables)
+                return try Array(needle.utf8).withUnsafeBytes { try PieceMatches(needle: $0, withMessages: true, in: tables) }
+            }
+        }
+        let role = try matches("/role-9")
+        #expect(role.heads == [1] && role.numbers.isEmpty && !role.isEmpty)
+        let head = try matches("ex/c/r")
+        #expect(head.heads == [0, 4] && head.numbers == [1, 3])
+        #expect(try matches("-x/q").heads == [], "nine heads end with -x/, more than maxHeads")
+        #expect(try matches("8-x/q").heads == [14])
     }
 
     /// Pieces numbered by several writes keep their numbers: a later write extends the last block and goes on

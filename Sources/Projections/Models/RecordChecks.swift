@@ -74,6 +74,8 @@ extension ModelTable {
             guard key.count == 10 else { return "a shared piece's set's key of \(key.count) bytes" }
         case SearchIndex.uncoveredGram:
             guard key.count == 9 else { return "a trigram past the heads' key of \(key.count) bytes" }
+        case SearchIndex.headNext:
+            guard key.count == 11 else { return "a head and its next byte's key of \(key.count) bytes" }
         default:
             return "a search set of unknown kind \(key[4])"
         }

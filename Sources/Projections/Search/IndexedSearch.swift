@@ -161,17 +161,23 @@ struct IndexedSearch {
     /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle
     /// (`matches`): matches without a row read. A piece's set holds those of the pieces that start with it,
     /// so of the pieces the chunk lists only those none of whose matched prefixes it lists are read (a needle
-    /// in a code's head: the head's set, not one per brand below it). Nil: none.
+    /// in a code's head: the head's set, not one per brand below it). And those whose field has a head the
+    /// needle runs one byte past, with that byte after it (`SearchIndex.headNext`). Nil: none.
     private func provenByPieces(chunk: UInt32, matches: PieceMatches) throws -> ChunkBits? {
         guard !matches.isEmpty else { return nil }
-        var shortest: [UInt32] = []
-        try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
-            guard let list else { return }
-            matches.forEachShortest(in: SealedValue.body(list)) { shortest.append(matches.numbers[$0]) }
+        var read: [[UInt8]] = []
+        if !matches.numbers.isEmpty {
+            try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
+                guard let list else { return }
+                matches.forEachShortest(in: SealedValue.body(list)) {
+                    read.append(SearchIndex.pieceMembersKey(chunk: chunk, number: matches.numbers[$0]))
+                }
+            }
         }
+        for head in matches.heads { read.append(SearchIndex.headNextKey(chunk: chunk, number: head, byte: needle[needle.count - 1])) }
         var proven: ChunkBits?
-        for number in shortest {
-            try models.tables.withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, number: number)) { stored in
+        for key in read {
+            try models.tables.withValue(.search, key) { stored in
                 guard let stored else { return }
                 if proven == nil { proven = ChunkBits() }
                 proven!.or(container: SealedValue.body(stored))

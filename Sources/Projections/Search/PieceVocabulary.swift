@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Every piece any chunk lists (`ChunkValues`), stored once for the whole index under a number of its own, so
 /// that a chunk's list is its pieces' numbers and a query looks for its needle in the pieces' text once, not in
 /// every chunk.
@@ -228,22 +230,40 @@ struct PieceMatches {
     private(set) var numbers: [UInt32] = []
     /// Per number's place: the places of the matched pieces that are prefixes of it (of its source).
     private(set) var prefixes: [[Int]] = []
+    /// The numbers of the scans' own pieces that end with all of the needle but its last byte, at most
+    /// `maxHeads`: a field listed under one of them with that byte after it holds the needle
+    /// (`SearchIndex.headNext`).
+    private(set) var heads: [UInt32] = []
 
-    var isEmpty: Bool { numbers.isEmpty }
+    /// The most heads a query reads the sets of in each chunk (a set read is a page touched); a needle that
+    /// more heads end in gets its matches past them from the rows, as before.
+    static let maxHeads = 8
 
-    /// The pieces that hold `needle`, leaving out reports' messages when `withMessages` is false (a replay
-    /// of a prefix of the log: the report may come after it).
+    var isEmpty: Bool { numbers.isEmpty && heads.isEmpty }
+
+    /// The pieces that hold `needle` (4 bytes or more), leaving out reports' messages when `withMessages` is
+    /// false (a replay of a prefix of the log: the report may come after it), and the heads it runs one
+    /// byte past. One pass over the vocabulary for both: every piece that holds the needle holds all of it
+    /// but its last byte.
     init(needle: UnsafeRawBufferPointer, withMessages: Bool, in tables: any ModelTables) throws {
         var found: [(number: UInt32, source: UInt8, bytes: [UInt8])] = []
+        var heads: [UInt32] = []
+        let start = UnsafeRawBufferPointer(rebasing: needle.dropLast())
         try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
             guard key.count == 9, let block = key.withUnsafeBytes({ PieceVocabulary.number(UnsafeRawBufferPointer(rebasing: $0[5...])) })
             else { return true }
-            ChunkValues.forEachListed(SealedValue.body(value), holding: needle) { index, source, bytes in
+            ChunkValues.forEachListed(SealedValue.body(value), holding: start) { index, source, bytes in
                 guard withMessages || source != ChunkValues.message else { return }
-                found.append((block * UInt32(PieceVocabulary.perBlock) + UInt32(index), source, Array(bytes)))
+                let number = block * UInt32(PieceVocabulary.perBlock) + UInt32(index)
+                if ByteSearch.firstIndex(of: needle, in: bytes) != nil { found.append((number, source, Array(bytes))) }
+                if source == ChunkValues.own, bytes.count >= start.count,
+                   ByteSearch.equal(bytes.baseAddress! + (bytes.count - start.count), start.baseAddress!, count: start.count) {
+                    heads.append(number)
+                }
             }
             return true
         }
+        self.heads = heads.count <= PieceMatches.maxHeads ? heads : []
         found.sort { $0.number < $1.number }
         numbers = found.map(\.number)
         // A piece's prefixes among the matched: by its text, in the order pieces of one source sort.

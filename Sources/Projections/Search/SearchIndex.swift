@@ -48,11 +48,16 @@ enum SearchIndex {
     /// the listed heads, the scans that have it past a head (often none). Present only for a chunk whose
     /// scans were all written at once (or remade, `SearchIndexWriter`).
     static let uncoveredGram: UInt8 = 0xD2
+    /// The scans whose field is listed under a head (its number, `PieceVocabulary`) and has a given byte
+    /// after it (`ChunkValues.headNext`): the matches of a needle that ends one byte past a head. Present
+    /// only for a chunk whose scans were all written at once (or remade), as `uncoveredGram`; a set a
+    /// later write leaves out only means those scans' rows are read.
+    static let headNext: UInt8 = 0xD3
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-6".utf8)
+    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-7".utf8)
 
     /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
     /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside
@@ -115,6 +120,12 @@ enum SearchIndex {
     /// The key of the scans of `chunk` that hold the piece numbered `number` (`PieceVocabulary`).
     static func pieceMembersKey(chunk: UInt32, number: UInt32) -> [UInt8] {
         groupBytes(chunk) + [pieceMembers] + PieceVocabulary.bigEndian(number) + [place(chunk)]
+    }
+
+    /// The key of the scans of `chunk` whose field is listed under the head numbered `number` and has `byte`
+    /// after it.
+    static func headNextKey(chunk: UInt32, number: UInt32, byte: UInt8) -> [UInt8] {
+        groupBytes(chunk) + [headNext] + PieceVocabulary.bigEndian(number) + [byte, place(chunk)]
     }
 
     /// The key of the scans of `chunk` that have trigram `gram` (its three bytes) past their fields' heads.

@@ -179,6 +179,7 @@ final class SearchIndexWriter {
                 pending += made.sets
                 pending += try pieceEntries(made.pieces, of: made.chunk, in: tables)
                 pending += made.uncovered ?? []
+                pending += try headNextEntries(made.headNext ?? [], of: made.chunk, in: tables)
                 if SearchIndex.place(made.chunk) == SearchIndex.chunksPerGroup - 1 { try appendPending(to: tables) }
             } else {
                 try appendPending(to: tables)
@@ -317,13 +318,31 @@ final class SearchIndexWriter {
                 }
             }
         }
-        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram], of: chunk, in: tables)
+        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext],
+                        of: chunk, in: tables)
         for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
         }
         if let uncovered = values.uncovered() {
             for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
         }
+        let headNext = values.headNext()?.map { ($0.head, $0.byte, $0.members.container()) } ?? []
+        for (key, value) in try headNextEntries(headNext, of: chunk, in: tables) { try tables.put(.search, key, value) }
+    }
+
+    /// The entries of `chunk`'s sets of each head by the byte after it (`ChunkValues.headNext`), sealed, in
+    /// key order; each head by its number (`PieceVocabulary`: a head is listed, and so numbered already).
+    private func headNextEntries(_ sets: [(head: [UInt8], byte: UInt8, members: [UInt8])], of chunk: UInt32,
+                                 in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
+        var entries: [(key: [UInt8], value: [UInt8])] = []
+        entries.reserveCapacity(sets.count)
+        for set in sets {
+            let number = try vocabulary.number(of: ChunkValues.own, set.head, in: tables)
+            let key = SearchIndex.headNextKey(chunk: chunk, number: number, byte: set.byte)
+            entries.append((key, SealedValue.seal(key: key, set.members)))
+        }
+        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        return entries
     }
 
     /// Deletes `chunk`'s entries of the kinds given.
