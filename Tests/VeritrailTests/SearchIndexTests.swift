@@ -638,6 +638,44 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A needle that starts one or two bytes before a code's tail (`f?lo`, `29?lo`, from its random part into
+    /// its lot) has its matches proven by the sets of what comes before the tails, stored for the chunk; the
+    /// index answers as reading every row does, live and as of a point, for those and for needles the sets
+    /// do not prove (three bytes before the tail, or more than four of the tail after two).
+    @Test func aNeedleFromJustBeforeATailIsProvenByTheTailsSets() throws {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+        let at = ChunkValuesTests.tenSecondClock()
+        let hex = Array("0123456789abcdef")
+        // 200 codes: their tails `?lot=1…` all listed under `?lot=1` (`tailThreshold` is 64), the byte before
+        // a hex digit that cycles, the two before a pair that repeats every 40 scans.
+        for n in 0..<200 {
+            let unique = "\(7_919 * n)\(hex[n % 40 / 16])\(hex[n % 16])"
+            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/pw-\(unique)?lot=1\(1_000 + 37 * n)",
+                                 productName: "Powercore", category: "Electronics", result: "authentic", mode: "single"))
+        }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func stored(_ key: [UInt8]) throws -> [Int] {
+            try store.log.environment.read { txn in
+                try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.groupBytes(0) + key + [0]) { value in
+                    var bits = ChunkBits()
+                    if let value { bits.or(container: SealedValue.body(value)) }
+                    return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
+                }
+            }
+        }
+        // Scan `n` is the chunk's scan `n + 1`.
+        #expect(try stored([SearchIndex.tailAfterByte] + Array("f?lot=1".utf8)) == (0..<200).filter { $0 % 16 == 15 }.map { $0 + 1 })
+        #expect(try stored([SearchIndex.tailAfterTwo] + Array("2a?lot".utf8)) == (0..<200).filter { hex[$0 % 40 / 16] == "2" && hex[$0 % 16] == "a" }.map { $0 + 1 })
+        #expect(try store.auditPages() == nil)
+        for needle in ["f?lo", "F?LOT=1", "9?lot", "a?lot=1", "2a?l", "2a?lo", "2a?lot", "12a?lot", "2a?lot=1", "?lot=1", "c?l", "f?lot=11"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 300
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(90))
+        }
+    }
+
     /// A needle whose trigrams lie in different fields (`marco`: `powercore`, `marché`) is ruled out by the
     /// sets past the heads, and the scans that hold it past a head (a code's unique part, a field no piece
     /// lists) or in a message are still found: the index answers as reading every row does, live and as

@@ -76,6 +76,10 @@ extension ModelTable {
             guard key.count == 9 else { return "a trigram past the heads' key of \(key.count) bytes" }
         case SearchIndex.headNext:
             guard key.count == 11 else { return "a head and its next byte's key of \(key.count) bytes" }
+        case SearchIndex.tailAfterByte:
+            guard key.count >= 11, key.count <= 7 + ChunkValues.maxTailKey else { return "a byte before a tail's key of \(key.count) bytes" }
+        case SearchIndex.tailAfterTwo:
+            guard key.count == 12 else { return "two bytes before a tail's key of \(key.count) bytes" }
         default:
             return "a search set of unknown kind \(key[4])"
         }

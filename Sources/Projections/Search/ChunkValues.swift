@@ -90,6 +90,10 @@ struct ChunkValues: ~Copyable {
     /// Per field added (not tail), the piece `listed` listed it under (-1: none), and whether the list was
     /// cut at `maxListed`: read by `uncovered`.
     private var headPieces: [Int32] = []
+    /// Per tail (`addTails`), the two bytes before it in its field (-1: none), and the piece `listed` listed
+    /// it under (-1: none): read by `tailsAfter`.
+    private var tailBefore: [(Int16, Int16)] = []
+    private var tailPieces: [Int32] = []
     private var isCut = false
     /// A bit per trigram (2 MB, made when first needed): those of the covered heads, in `uncovered`.
     private var gramBits: [UInt64] = []
@@ -124,6 +128,8 @@ struct ChunkValues: ~Copyable {
         tailsCounted = false
         tailsFrom = .max
         headPieces.removeAll(keepingCapacity: true)
+        tailBefore.removeAll(keepingCapacity: true)
+        tailPieces.removeAll(keepingCapacity: true)
         isCut = false
         addsOwnText = false
     }
@@ -229,14 +235,20 @@ struct ChunkValues: ~Copyable {
                 while first > 0 && !ChunkValues.isDelimiter(text.load(fromByteOffset: first - 1, as: UInt8.self)) { first -= 1 }
                 first = first == 0 ? shared : first - 1
                 var at = shared
+                func before(_ start: Int) -> (Int16, Int16) {
+                    (start >= 2 ? Int16(text.load(fromByteOffset: start - 2, as: UInt8.self)) : -1,
+                     start >= 1 ? Int16(text.load(fromByteOffset: start - 1, as: UInt8.self)) : -1)
+                }
                 if shared > 0 && first + ChunkValues.shortest <= length {
                     addPrefixes(Int(field & 0xFFFF), text + first, count: length - first, source: source, fixed: ChunkValues.isTailLength)
+                    tailBefore.append(before(first))
                     tails += 1
                     if first == shared { at += 1 }
                 }
                 while at + ChunkValues.shortest <= length && tails < ChunkValues.maxTails {
                     if ChunkValues.isDelimiter(text.load(fromByteOffset: at, as: UInt8.self)) {
                         addPrefixes(Int(field & 0xFFFF), text + at, count: length - at, source: source, fixed: ChunkValues.isTailLength)
+                        tailBefore.append(before(at))
                         tails += 1
                     }
                     at += 1
@@ -365,6 +377,7 @@ struct ChunkValues: ~Copyable {
         var owners: [Int] = []
         var from = 0
         headPieces.removeAll(keepingCapacity: true)
+        tailPieces.removeAll(keepingCapacity: true)
         for (k, field) in fields.enumerated() {
             let end = Int(field >> 16)
             var longest = -1
@@ -373,7 +386,7 @@ struct ChunkValues: ~Copyable {
                 longest = Int(fieldPieces[i])
             }
             from = end
-            if k < textEnds.count { headPieces.append(Int32(longest)) }
+            if k < textEnds.count { headPieces.append(Int32(longest)) } else { tailPieces.append(Int32(longest)) }
             guard longest >= 0 else { continue }
             if slotOf[longest] < 0 {
                 slotOf[longest] = Int32(members.count)
@@ -500,6 +513,56 @@ struct ChunkValues: ~Copyable {
         }
         return sets
     }
+
+    /// The scans of the chunk's own fields by what comes before a tail of theirs (`addTails`), for a query to
+    /// prove without their rows the matches of a needle that starts one or two bytes before a tail
+    /// (`IndexedSearch`): keys (below the chunk's group) and sets. Called after `listed`.
+    /// - `[tailAfterByte, byte, piece…]`: the byte before a tail, and the piece the tail is listed under (at
+    ///   most `maxTailKey` bytes): a needle of that byte and then a prefix of the piece.
+    /// - `[tailAfterTwo, byte, byte, start…]`: the two bytes before a tail, and its first four bytes when they
+    ///   are a piece that passes (`?lot` of a code's `?lot=07317`): a needle of those bytes and then at most
+    ///   four of the tail's.
+    ///
+    /// Why: such a needle (`f?lot`, from a code's random part into its lot) is in no piece, and its matches
+    /// are a sixteenth of the codes (a hex digit), each a row read: 163,048 page faults and 1.9 s at ten million
+    /// scans. Two bytes before (`29?lo`) are a 256th, still 39,000 rows. Keyed by the piece's bytes, not its
+    /// number, so that a needle's tail prefix is one range of keys (`f?lo`: every `?lot=NN` a chunk lists).
+    mutating func tailsAfter() -> [(key: [UInt8], members: ChunkBits)] {
+        guard tailsCounted, tailPieces.count == tailBefore.count, fields.count == textEnds.count + tailBefore.count else { return [] }
+        var slot: [[UInt8]: Int] = [:]
+        var sets: [(key: [UInt8], members: ChunkBits)] = []
+        func add(_ key: [UInt8], _ offset: Int) {
+            let index = slot[key] ?? {
+                sets.append((key, ChunkBits()))
+                slot[key] = sets.count - 1
+                return sets.count - 1
+            }()
+            sets[index].members.insert(offset)
+        }
+        func bytes(_ piece: Int) -> ArraySlice<UInt8> {
+            let start = Int(starts[piece])
+            return arena[start..<(start + Int(lengths[piece]))]
+        }
+        var from = textEnds.isEmpty ? 0 : Int(fields[textEnds.count - 1] >> 16)
+        for (j, before) in tailBefore.enumerated() {
+            let field = fields[textEnds.count + j]
+            let end = Int(field >> 16)
+            defer { from = end }
+            guard before.1 >= 0, sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
+            let offset = Int(field & 0xFFFF)
+            let piece = Int(tailPieces[j])
+            if piece >= 0 && Int(lengths[piece]) <= ChunkValues.maxTailKey {
+                add([SearchIndex.tailAfterByte, UInt8(before.1)] + bytes(piece), offset)
+            }
+            if before.0 >= 0, let first = fieldPieces[from..<end].first(where: { lengths[Int($0)] == 4 }), passes(Int(first)) {
+                add([SearchIndex.tailAfterTwo, UInt8(before.0), UInt8(before.1)] + bytes(Int(first)), offset)
+            }
+        }
+        return sets
+    }
+
+    /// The longest piece a key of `tailsAfter` holds (LMDB's keys are at most 511 bytes).
+    static let maxTailKey = 64
 
     /// The order of a chunk's list: by source, then bytes (a piece's extensions follow it together).
     static func precedes(_ a: (source: UInt8, bytes: [UInt8]), _ b: (source: UInt8, bytes: [UInt8])) -> Bool {

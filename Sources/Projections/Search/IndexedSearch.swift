@@ -142,10 +142,33 @@ struct IndexedSearch {
                 left.subtract(out)
                 bits.subtract(out)
             }
+            // Those left may hold it from just before a tail: read only now, for chunks with rows to spare.
+            if !left.isEmpty, let tails = try provenBeforeTails(chunk: chunk) { left.subtract(tails) }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
         return (bits, unsure)
+    }
+
+    /// The scans of `chunk` that hold the needle from one or two bytes before a tail of a field
+    /// (`ChunkValues.tailsAfter`): the byte before a tail listed under a piece that starts with the rest of
+    /// the needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6
+    /// bytes). Each is one range of keys of the chunk's group. Nil: none.
+    private func provenBeforeTails(chunk: UInt32) throws -> ChunkBits? {
+        var proven: ChunkBits?
+        func union(_ prefix: [UInt8]) throws {
+            try models.tables.forEach(.search, prefix: prefix) { key, value in
+                // A key longer than the prefix: its place is past the needle (which may hold a byte 1 to 3).
+                guard key.count > prefix.count, SearchIndex.isKey(key, of: chunk) else { return true }
+                if proven == nil { proven = ChunkBits() }
+                proven!.or(container: SealedValue.body(value))
+                return true
+            }
+        }
+        let group = SearchIndex.groupBytes(chunk)
+        if needle.count - 1 <= ChunkValues.maxTailKey { try union(group + [SearchIndex.tailAfterByte] + needle) }
+        if needle.count <= 6 { try union(group + [SearchIndex.tailAfterTwo] + needle) }
+        return proven
     }
 
     /// The scans of `chunk` that have the needle's last trigram past their fields' heads

@@ -53,6 +53,12 @@ enum SearchIndex {
     /// only for a chunk whose scans were all written at once (or remade), as `uncoveredGram`; a set a
     /// later write leaves out only means those scans' rows are read.
     static let headNext: UInt8 = 0xD3
+    /// The scans whose field has a tail (`ChunkValues.addTails`) listed under a piece and a given byte before
+    /// it, `[tailAfterByte, byte, piece…]`; and those with two given bytes before a tail whose first four bytes
+    /// are a piece, `[tailAfterTwo, byte, byte, four bytes]` (`ChunkValues.tailsAfter`): the matches of a
+    /// needle that starts one or two bytes before a tail. Kept as `headNext` is.
+    static let tailAfterByte: UInt8 = 0xD4
+    static let tailAfterTwo: UInt8 = 0xD5
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:

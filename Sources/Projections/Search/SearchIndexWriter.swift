@@ -180,6 +180,7 @@ final class SearchIndexWriter {
                 pending += try pieceEntries(made.pieces, of: made.chunk, in: tables)
                 pending += made.uncovered ?? []
                 pending += try headNextEntries(made.headNext ?? [], of: made.chunk, in: tables)
+                pending += made.tailsAfter
                 if SearchIndex.place(made.chunk) == SearchIndex.chunksPerGroup - 1 { try appendPending(to: tables) }
             } else {
                 try appendPending(to: tables)
@@ -318,8 +319,8 @@ final class SearchIndexWriter {
                 }
             }
         }
-        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext],
-                        of: chunk, in: tables)
+        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
+                         SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo], of: chunk, in: tables)
         for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
         }
@@ -328,6 +329,17 @@ final class SearchIndexWriter {
         }
         let headNext = values.headNext()?.map { ($0.head, $0.byte, $0.members.container()) } ?? []
         for (key, value) in try headNextEntries(headNext, of: chunk, in: tables) { try tables.put(.search, key, value) }
+        for (key, value) in SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: chunk) { try tables.put(.search, key, value) }
+    }
+
+    /// The entries of `chunk`'s sets by what comes before their tails (`ChunkValues.tailsAfter`), sealed, in
+    /// key order.
+    static func sealed(tailsAfter sets: [(key: [UInt8], members: ChunkBits)], chunk: UInt32) -> [(key: [UInt8], value: [UInt8])] {
+        let group = SearchIndex.groupBytes(chunk), place = SearchIndex.place(chunk)
+        return sets.map { set in
+            let key = group + set.key + [place]
+            return (key: key, value: SealedValue.seal(key: key, set.members.container()))
+        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
     /// The entries of `chunk`'s sets of each head by the byte after it (`ChunkValues.headNext`), sealed, in
