@@ -36,12 +36,13 @@ struct IndexedSearch {
         let matches = !isExact
             ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: !replaying, in: models.tables) } : nil
         let orders = (fields: GramOrder(needle: needle, flag: 0), messages: GramOrder(needle: needle, flag: SearchIndex.messageFlag))
+        let tails = TailProofs(needle: needle, tables: models.tables)
         var chunk = SearchIndex.chunk(of: last)
         while true {
             let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
             let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
             if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying,
-                                                         matches: matches, orders: orders) {
+                                                         matches: matches, orders: orders, tails: tails) {
                 let base = SearchIndex.first(of: chunk)
                 if unsure == nil && ordinals.count >= limit {
                     total += candidates.count
@@ -88,7 +89,8 @@ struct IndexedSearch {
     /// against their row (nil: none).
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
                             replaying: Bool, matches: PieceMatches?,
-                            orders: (fields: GramOrder, messages: GramOrder)) throws -> (ChunkBits, unsure: ChunkBits?)? {
+                            orders: (fields: GramOrder, messages: GramOrder),
+                            tails: TailProofs) throws -> (ChunkBits, unsure: ChunkBits?)? {
         // What the other filters allow, first: a needle's sets are then read only where it can match.
         var allowed = ChunkBits()
         allowed.words = [UInt64](repeating: .max, count: ChunkBits.words)
@@ -143,32 +145,11 @@ struct IndexedSearch {
                 bits.subtract(out)
             }
             // Those left may hold it from just before a tail: read only now, for chunks with rows to spare.
-            if !left.isEmpty, let tails = try provenBeforeTails(chunk: chunk) { left.subtract(tails) }
+            if !left.isEmpty, let proven = try tails.proven(chunk: chunk) { left.subtract(proven) }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
         return (bits, unsure)
-    }
-
-    /// The scans of `chunk` that hold the needle from one or two bytes before a tail of a field
-    /// (`ChunkValues.tailsAfter`): the byte before a tail listed under a piece that starts with the rest of
-    /// the needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6
-    /// bytes). Each is one range of keys of the chunk's group. Nil: none.
-    private func provenBeforeTails(chunk: UInt32) throws -> ChunkBits? {
-        var proven: ChunkBits?
-        func union(_ prefix: [UInt8]) throws {
-            try models.tables.forEach(.search, prefix: prefix) { key, value in
-                // A key longer than the prefix: its place is past the needle (which may hold a byte 1 to 3).
-                guard key.count > prefix.count, SearchIndex.isKey(key, of: chunk) else { return true }
-                if proven == nil { proven = ChunkBits() }
-                proven!.or(container: SealedValue.body(value))
-                return true
-            }
-        }
-        let group = SearchIndex.groupBytes(chunk)
-        if needle.count - 1 <= ChunkValues.maxTailKey { try union(group + [SearchIndex.tailAfterByte] + needle) }
-        if needle.count <= 6 { try union(group + [SearchIndex.tailAfterTwo] + needle) }
-        return proven
     }
 
     /// The scans of `chunk` that have the needle's last trigram past their fields' heads
@@ -280,5 +261,49 @@ struct IndexedSearch {
 
     private func set(_ key: [UInt8]) throws -> ChunkBits? {
         try models.tables.withValue(.search, key) { $0.map { ChunkBits(container: SealedValue.body($0)) } }
+    }
+}
+
+/// The scans that hold a needle (4 bytes or more) from one or two bytes before a tail of a field
+/// (`ChunkValues.tailsAfter`): the byte before a tail listed under a piece that starts with the rest of the
+/// needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6 bytes). Asked
+/// only for a chunk with candidates left to their rows, and only when some piece has the shape
+/// (`TailShapes`, looked up the first time). The sets of a group's chunks lie together under one range of
+/// keys (`f?lo`: a hundred `?lot=NN` a chunk), read once for the group.
+final class TailProofs {
+    private let needle: [UInt8]
+    private let tables: any ModelTables
+    private var shapes: TailShapes?
+    private var group: UInt32?
+    private var proofs: [ChunkBits?] = []
+
+    init(needle: [UInt8], tables: any ModelTables) {
+        self.needle = needle
+        self.tables = tables
+    }
+
+    /// The scans of `chunk` proven so; nil: none.
+    func proven(chunk: UInt32) throws -> ChunkBits? {
+        let shapes = try self.shapes ?? needle.withUnsafeBytes { try TailShapes(needle: $0, in: tables) }
+        self.shapes = shapes
+        guard shapes.afterByte || shapes.afterTwo else { return nil }
+        if group != SearchIndex.group(of: chunk) {
+            group = SearchIndex.group(of: chunk)
+            proofs = Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup))
+            let prefix = SearchIndex.groupBytes(chunk)
+            if shapes.afterByte { try union(prefix + [SearchIndex.tailAfterByte] + needle) }
+            if shapes.afterTwo { try union(prefix + [SearchIndex.tailAfterTwo] + needle) }
+        }
+        return proofs[Int(SearchIndex.place(chunk))]
+    }
+
+    private func union(_ prefix: [UInt8]) throws {
+        try tables.forEach(.search, prefix: prefix) { key, value in
+            // A key longer than the prefix: its place is past the needle (which may hold a byte 1 to 3).
+            guard key.count > prefix.count, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
+            if proofs[Int(place)] == nil { proofs[Int(place)] = ChunkBits() }
+            proofs[Int(place)]!.or(container: SealedValue.body(value))
+            return true
+        }
     }
 }
