@@ -208,7 +208,7 @@ public final class Store: @unchecked Sendable {
         try log.environment.write(large: true) { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             let keepsIndex = try keepingScanList && keepingIndex
-                && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsReady()
+                && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsCurrent()
             let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)

@@ -676,6 +676,58 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A store written before the sets of heads' next bytes and of what comes before tails (form 6: its mark,
+    /// none of those sets) still searches through its index, answering as reading every row does, and
+    /// verifies; a rebuild makes its index again in the current form, with those sets.
+    @Test func anIndexOfTheFormBeforeIsReadAndMadeAgainByARebuild() throws {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+        let at = ChunkValuesTests.tenSecondClock()
+        let hex = Array("0123456789abcdef")
+        for n in 0..<120 {
+            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/pw-\(hex[n % 16])\(7_919 * n)q?lot=1\(1_000 + n)",
+                                 productName: "Powercore", category: "Electronics", result: "authentic", mode: "single"))
+        }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let kinds = [SearchIndex.headNext, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo]
+        func newSets() throws -> Int {
+            try store.log.environment.read { txn in
+                let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+                var count = 0
+                for kind in kinds { try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [kind]) { _, _ in count += 1; return true } }
+                return count
+            }
+        }
+        #expect(try newSets() > 0)
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            var stale: [[UInt8]] = []
+            for kind in kinds { try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [kind]) { key, _ in stale.append(key); return true } }
+            for key in stale { try tables.delete(.search, key) }
+            try tables.delete(.search, SearchIndex.readyKey)
+            try tables.put(.search, SearchIndex.readyKey(form: 6), [])
+        }
+        #expect(try newSets() == 0)
+        #expect(try store.auditPages() == nil)
+        func expectAllSame() throws {
+            for needle in ["/pw-a", "f7", "a?lot", "1q?lo", "powercore", "e"] {
+                var q = HistoryQuery(); q.search = needle; q.limit = 200
+                try SearchIndexTests.expectSame(store, q, asOf: nil)
+            }
+        }
+        try expectAllSame()
+        let ready = try store.log.environment.read { txn in
+            let models = Models(tables: StoredTables(transaction: txn, databases: store.modelDatabases), log: LogReader(log: store.log, transaction: txn))
+            return (try models.searchIndexIsReady(), try models.searchIndexIsCurrent())
+        }
+        #expect(ready == (true, false))
+        _ = try store.rebuild()
+        #expect(try newSets() > 0)
+        #expect(try store.auditPages() == nil)
+        try expectAllSame()
+    }
+
     /// A needle whose trigrams lie in different fields (`marco`: `powercore`, `marché`) is ruled out by the
     /// sets past the heads, and the scans that hold it past a head (a code's unique part, a field no piece
     /// lists) or in a message are still found: the index answers as reading every row does, live and as

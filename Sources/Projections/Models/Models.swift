@@ -198,14 +198,20 @@ public final class Models: RuleState {
         return months.sorted(by: >).map(Month.init(index:))
     }
 
-    /// Whether the search index holds every scan (see `SearchIndex.readyKey`): a store written before it
-    /// had one answers by reading rows until `rebuild`.
+    /// Whether the search index holds every scan, in a form queries read (`SearchIndex.readableKeys`): a
+    /// store written before it had one answers by reading rows until `rebuild`.
     public func searchIndexIsReady() throws -> Bool {
+        try SearchIndex.readableKeys.contains { key in try tables.withValue(.search, key) { $0 != nil } }
+    }
+
+    /// Whether the search index holds every scan in the current form (`SearchIndex.readyKey`): only such an
+    /// index is kept by a rebuild.
+    public func searchIndexIsCurrent() throws -> Bool {
         try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
     }
 
     /// Makes a rebuild keep the stored search index as it is, adding no scan to it (the index must be of the
-    /// current form, `searchIndexIsReady`, and sound: `Store.rebuild`).
+    /// current form, `searchIndexIsCurrent`, and sound: `Store.rebuild`).
     public func keepStoredSearchIndex() {
         searchIndex?.keepsStoredSets = true
     }

@@ -48,7 +48,9 @@ extension ModelTable {
     /// (`ChunkBits`), or a list of shared pieces' numbers that reads (`PieceNumbers`), or an entry of the
     /// pieces' vocabulary (`PieceVocabulary`); and the index's mark, empty.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
-        if key.elementsEqual(SearchIndex.readyKey) { return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes" }
+        if SearchIndex.readableKeys.contains(where: { key.elementsEqual($0) }) {
+            return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes"
+        }
         guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
         switch key[4] {
         case PieceVocabulary.byBytes, PieceVocabulary.count, PieceVocabulary.block:

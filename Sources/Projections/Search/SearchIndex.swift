@@ -63,7 +63,14 @@ enum SearchIndex {
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey: [UInt8] = [0, 0, 0, 0, 0] + Array("search-index-7".utf8)
+    static let readyKey = readyKey(form: 7)
+    /// The marks of the forms a query reads as ready: form 6 lacks only the sets of a head's next byte and of
+    /// what comes before a tail, which prove matches and rule none out (without them those scans' rows are
+    /// read), so a store written before them searches as it did and verifies, and `rebuild` makes its index
+    /// again in the current form.
+    static let readableKeys = [readyKey(form: 6), readyKey]
+
+    static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
 
     /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
     /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside
