@@ -295,31 +295,3 @@ struct PieceMatches {
         return readable
     }
 }
-
-/// Whether a needle (4 bytes or more) may start one or two bytes before a tail (`ChunkValues.tailsAfter`): a
-/// set of the first kind holds a piece a tail is listed under, which the rest of the needle starts; one of
-/// the second holds a tail's first four bytes, which a piece the tail is listed under starts with too. No
-/// such piece in the vocabulary, no such set in any chunk: the sets are not looked for (a range read a chunk,
-/// a page touched, for a needle that has rows to read).
-struct TailShapes {
-    private(set) var afterByte = false
-    private(set) var afterTwo = false
-
-    init(needle: UnsafeRawBufferPointer, in tables: any ModelTables) throws {
-        let one = UnsafeRawBufferPointer(rebasing: needle.dropFirst()), two = UnsafeRawBufferPointer(rebasing: needle.dropFirst(2))
-        guard one.count <= ChunkValues.maxTailKey, two.count > 0 else { return }
-        let wantsTwo = two.count <= 4
-        var afterByte = false, afterTwo = false
-        try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
-            guard key.count == 9 else { return true }
-            ChunkValues.forEachListed(SealedValue.body(value), holding: two) { _, source, bytes in
-                guard source == ChunkValues.own else { return }
-                if bytes.count >= one.count && ByteSearch.equal(bytes.baseAddress!, one.baseAddress!, count: one.count) { afterByte = true }
-                if wantsTwo && bytes.count >= two.count && ByteSearch.equal(bytes.baseAddress!, two.baseAddress!, count: two.count) { afterTwo = true }
-            }
-            return !(afterByte && (afterTwo || !wantsTwo))
-        }
-        self.afterByte = afterByte
-        self.afterTwo = afterTwo
-    }
-}
