@@ -288,6 +288,10 @@ extension SearchIndexTests {
             #expect(stored.withUnsafeBytes { ChunkBits.isContainer($0) })
             let read = stored.withUnsafeBytes { ChunkBits(container: $0) }
             #expect(read.words == set.words, "\(members) members")
+            // The same members as a list, in any order and with repeats (`container(members:)`).
+            let listed = ChunkBits.container(members: Array(offsets).shuffled(using: &rng) + offsets.prefix(3))
+            #expect(listed.count <= ChunkBits.bitmapBytes && listed.withUnsafeBytes { ChunkBits.isContainer($0) })
+            #expect(listed.withUnsafeBytes { ChunkBits(container: $0) }.words == set.words, "\(members) members listed")
         }
         for _ in 0..<2_000 {
             let bytes = (0..<Int.random(in: 0...2_100, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -595,11 +599,7 @@ extension SnapshotReplayTests {
         _ = values.listed()
         guard let sets = values.headNext() else { Issue.record("no sets of the heads' next bytes"); return }
         var found: [String: [Int]] = [:]
-        for set in sets {
-            var members: [Int] = []
-            set.members.forEachDescending { members.insert($0, at: 0); return true }
-            found[String(decoding: set.head, as: UTF8.self) + "|" + String(UnicodeScalar(set.byte))] = members
-        }
+        for set in sets { found[String(decoding: set.head, as: UTF8.self) + "|" + String(UnicodeScalar(set.byte))] = set.members }
         #expect(found == ["https://v.ex/c/pw-|a": Array(stride(from: 0, to: 2 * t, by: 2)),
                           "https://v.ex/c/pw-|b": Array(stride(from: 1, to: 2 * t, by: 2))])
     }
@@ -608,28 +608,17 @@ extension SnapshotReplayTests {
     /// of that byte, stored for the chunk; a scan that holds it further on (past its head) is still found, and
     /// the index answers as reading every row does, live and as of a point.
     @Test func aNeedleOneBytePastAHeadIsProvenByTheHeadsSet() throws {
-        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
-                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
-        let at = ChunkValuesTests.tenSecondClock()
         let hex = Array("0123456789abcdef")
-        for n in 0..<96 {
-            let unique = n == 50 ? "9x/pw-a1q" : "\(hex[n % 16])\(7_919 * n)q"
-            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/pw-\(unique)", productName: "Powercore",
-                                 category: "Electronics", result: "authentic", mode: "single"))
-        }
+        let lines = ChunkValuesTests.codeScans(96) { n in "https://v.example/c/pw-" + (n == 50 ? "9x/pw-a1q" : "\(hex[n % 16])\(7_919 * n)q") }
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let set = try store.log.environment.read { txn in
-            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
-            let number = try PieceVocabulary().number(of: ChunkValues.own, Array("https://v.example/c/pw-".utf8), in: tables)
-            return try tables.withValue(.search, SearchIndex.headNextKey(chunk: 0, number: number, byte: UInt8(ascii: "a"))) { value in
-                var bits = ChunkBits()
-                if let value { bits.or(container: SealedValue.body(value)) }
-                return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
-            }
+        let number = try store.log.environment.read { txn in
+            try PieceVocabulary().number(of: ChunkValues.own, Array("https://v.example/c/pw-".utf8),
+                                         in: StoredTables(transaction: txn, databases: store.modelDatabases))
         }
         // Scan `n` is the chunk's scan `n + 1` (ordinals start at 1).
-        #expect(set == Array(stride(from: 11, to: 97, by: 16)))
+        #expect(try ChunkValuesTests.members(store, key: SearchIndex.headNextKey(chunk: 0, number: number, byte: UInt8(ascii: "a")))
+                == Array(stride(from: 11, to: 97, by: 16)))
         #expect(try store.auditPages() == nil)
         for needle in ["/pw-a", "PW-A", "c/pw-f", "w-a", "/pw-a1", "e/c/pw-9", "/pw-ax", "x/pw-a"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 200
@@ -643,28 +632,15 @@ extension SnapshotReplayTests {
     /// index answers as reading every row does, live and as of a point, for those and for needles the sets
     /// do not prove (three bytes before the tail, or more than four of the tail after two).
     @Test func aNeedleFromJustBeforeATailIsProvenByTheTailsSets() throws {
-        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
-                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
-        let at = ChunkValuesTests.tenSecondClock()
         let hex = Array("0123456789abcdef")
         // 200 codes: their tails `?lot=1…` all listed under `?lot=1` (`tailThreshold` is 64), the byte before
         // a hex digit that cycles, the two before a pair that repeats every 40 scans.
-        for n in 0..<200 {
-            let unique = "\(7_919 * n)\(hex[n % 40 / 16])\(hex[n % 16])"
-            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/pw-\(unique)?lot=1\(1_000 + 37 * n)",
-                                 productName: "Powercore", category: "Electronics", result: "authentic", mode: "single"))
+        let lines = ChunkValuesTests.codeScans(200) { n in
+            "https://v.example/c/pw-\(7_919 * n)\(hex[n % 40 / 16])\(hex[n % 16])?lot=1\(1_000 + 37 * n)"
         }
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }
-        func stored(_ key: [UInt8]) throws -> [Int] {
-            try store.log.environment.read { txn in
-                try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.groupBytes(0) + key + [0]) { value in
-                    var bits = ChunkBits()
-                    if let value { bits.or(container: SealedValue.body(value)) }
-                    return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
-                }
-            }
-        }
+        func stored(_ key: [UInt8]) throws -> [Int] { try ChunkValuesTests.members(store, key: SearchIndex.groupBytes(0) + key + [0]) }
         // Scan `n` is the chunk's scan `n + 1`.
         #expect(try stored([SearchIndex.tailAfterByte] + Array("f?lot=1".utf8)) == (0..<200).filter { $0 % 16 == 15 }.map { $0 + 1 })
         #expect(try stored([SearchIndex.tailAfterTwo] + Array("2a?lot".utf8)) == (0..<200).filter { hex[$0 % 40 / 16] == "2" && hex[$0 % 16] == "a" }.map { $0 + 1 })
@@ -680,14 +656,8 @@ extension SnapshotReplayTests {
     /// none of those sets) still searches through its index, answering as reading every row does, and
     /// verifies; a rebuild makes its index again in the current form, with those sets.
     @Test func anIndexOfTheFormBeforeIsReadAndMadeAgainByARebuild() throws {
-        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
-                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
-        let at = ChunkValuesTests.tenSecondClock()
         let hex = Array("0123456789abcdef")
-        for n in 0..<120 {
-            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/pw-\(hex[n % 16])\(7_919 * n)q?lot=1\(1_000 + n)",
-                                 productName: "Powercore", category: "Electronics", result: "authentic", mode: "single"))
-        }
+        let lines = ChunkValuesTests.codeScans(120) { n in "https://v.example/c/pw-\(hex[n % 16])\(7_919 * n)q?lot=1\(1_000 + n)" }
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }
         let kinds = [SearchIndex.headNext, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo]
@@ -1066,9 +1036,13 @@ extension SnapshotReplayTests {
 
     /// The offsets in `chunk` of the scans of the piece listed `index`-th (in `pieces`' order).
     static func members(_ store: Store, chunk: UInt32, index: Int) throws -> [Int] {
-        let number = try numbers(store, chunk: chunk)[index]
-        return try store.log.environment.read { txn in
-            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.pieceMembersKey(chunk: chunk, number: number)) { value in
+        try members(store, key: SearchIndex.pieceMembersKey(chunk: chunk, number: try numbers(store, chunk: chunk)[index]))
+    }
+
+    /// The offsets of the scans of the set stored at `key` of the search index (none when there is none).
+    static func members(_ store: Store, key: [UInt8]) throws -> [Int] {
+        try store.log.environment.read { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, key) { value in
                 var bits = ChunkBits()
                 if let value { bits.or(container: SealedValue.body(value)) }
                 return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
@@ -1085,6 +1059,18 @@ extension SnapshotReplayTests {
                 return numbers
             }
         }
+    }
+
+    /// A log of an admin, an inspector and `count` scans of one product by the inspector, 10 s apart, scan `n`
+    /// (from 0) with the code `code(n)`.
+    static func codeScans(_ count: Int, code: (Int) -> String) -> [String] {
+        let at = tenSecondClock()
+        return [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+            + (0..<count).map { n in
+                Ev.scan("s-\(n)", by: "ines", at: at(), code: code(n), productName: "Powercore", category: "Electronics",
+                        result: "authentic", mode: "single")
+            }
     }
 
     /// Event times 10 s apart from 2026-11-01T09:00:10Z, for logs whose events' order is all that matters.

@@ -219,6 +219,17 @@ struct ChunkBits {
 }
 
 extension ChunkBits {
+    /// The stored form of the set of `members` (any order, repeats allowed): gaps for a few, bits for many,
+    /// as `container()` chooses.
+    static func container(members: [Int]) -> [UInt8] {
+        if members.count < bitmapBytes / 2 {
+            return container(sortedMembers: zip(members, members.dropFirst()).allSatisfy { $0 <= $1 } ? members : members.sorted())
+        }
+        var bits = ChunkBits()
+        for member in members { bits.insert(member) }
+        return bits.container()
+    }
+
     /// The stored form of a set of a few members (`members` sorted, repeats allowed and dropped), as gaps.
     static func container(sortedMembers members: [Int]) -> [UInt8] {
         var bytes: [UInt8] = []

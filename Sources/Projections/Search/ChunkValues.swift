@@ -486,11 +486,12 @@ struct ChunkValues: ~Copyable {
     /// Why: such a needle (`/bosc-6`, from a code's shared head into its random part) is in no piece, and its
     /// matches are many (a sixteenth of the head's fields, for a hex digit), each a row read: 9,258 of them,
     /// 79 ms, at ten million scans. A field that starts with the head and then that byte holds the needle
-    /// whenever the head ends with all of the needle but its last byte.
-    mutating func headNext() -> [(head: [UInt8], byte: UInt8, members: ChunkBits)]? {
+    /// whenever the head ends with all of the needle but its last byte. Each set's members are the offsets of
+    /// its fields, in the order added (a list, not a bitmap each: a chunk may have thousands of such sets).
+    mutating func headNext() -> [(head: [UInt8], byte: UInt8, members: [Int])]? {
         guard !isCut, headPieces.count == textEnds.count else { return nil }
         var slot: [Int: Int] = [:]
-        var sets: [(head: [UInt8], byte: UInt8, members: ChunkBits)] = []
+        var sets: [(head: [UInt8], byte: UInt8, members: [Int])] = []
         var textFrom = 0
         texts.withUnsafeBytes { texts in
             for k in 0..<textEnds.count {
@@ -504,11 +505,11 @@ struct ChunkValues: ~Copyable {
                 let id = head << 8 | Int(byte)
                 let index = slot[id] ?? {
                     let start = Int(starts[head])
-                    sets.append((Array(arena[start..<(start + headLength)]), byte, ChunkBits()))
+                    sets.append((Array(arena[start..<(start + headLength)]), byte, []))
                     slot[id] = sets.count - 1
                     return sets.count - 1
                 }()
-                sets[index].members.insert(Int(fields[k] & 0xFFFF))
+                sets[index].members.append(Int(fields[k] & 0xFFFF))
             }
         }
         return sets
@@ -527,17 +528,18 @@ struct ChunkValues: ~Copyable {
     /// are a sixteenth of the codes (a hex digit), each a row read: 163,048 page faults and 1.9 s at ten million
     /// scans. Two bytes before (`29?lo`) are a 256th, still 39,000 rows. Keyed by the piece's bytes, not its
     /// number, so that a needle's tail prefix is one range of keys (`f?lo`: every `?lot=NN` a chunk lists).
-    mutating func tailsAfter() -> [(key: [UInt8], members: ChunkBits)] {
+    /// Members as `headNext`'s.
+    mutating func tailsAfter() -> [(key: [UInt8], members: [Int])] {
         guard tailsCounted, tailPieces.count == tailBefore.count, fields.count == textEnds.count + tailBefore.count else { return [] }
         var slot: [[UInt8]: Int] = [:]
-        var sets: [(key: [UInt8], members: ChunkBits)] = []
+        var sets: [(key: [UInt8], members: [Int])] = []
         func add(_ key: [UInt8], _ offset: Int) {
             let index = slot[key] ?? {
-                sets.append((key, ChunkBits()))
+                sets.append((key, []))
                 slot[key] = sets.count - 1
                 return sets.count - 1
             }()
-            sets[index].members.insert(offset)
+            sets[index].members.append(offset)
         }
         func bytes(_ piece: Int) -> ArraySlice<UInt8> {
             let start = Int(starts[piece])
