@@ -19,7 +19,10 @@
 /// - the labels the other filters ask for: counterfeit, per category, per actor;
 /// - the pieces of text many of the chunk's scans share, each with its scans (`ChunkValues`): the matches
 ///   of a longer needle that need no row read; and what the fields hold past them, which rules candidates
-///   out without a row read.
+///   out without a row read;
+/// - the scans by the head a field is listed under and the byte after it, and by what comes before a tail
+///   (`headNext`, `tailAfterByte`, `tailAfterTwo`): the matches of a needle that runs one byte past a head,
+///   or starts one or two bytes before a tail, which no piece holds (a code's random part).
 ///
 /// Keys start with the chunk's group (`chunksPerGroup` chunks, 4 bytes, big-endian) and end with the chunk's
 /// place in it (1 byte), so that the sets of one gram or label in the chunks of a group lie side by side: a
