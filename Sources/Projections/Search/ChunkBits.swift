@@ -219,19 +219,14 @@ struct ChunkBits {
 }
 
 extension ChunkBits {
-    /// The stored form of the set of `members` (any order, repeats allowed): gaps for a few, bits for many,
-    /// as `container()` chooses.
-    static func container(members: [Int]) -> [UInt8] {
-        if members.count < bitmapBytes / 2 {
-            return container(sortedMembers: zip(members, members.dropFirst()).allSatisfy { $0 <= $1 } ? members : members.sorted())
+    /// The stored form of a set of members (`members` sorted, repeats allowed and dropped): as gaps for a few,
+    /// as `container()` chooses for many (the smaller of gaps and bits).
+    static func container(sortedMembers members: some Collection<Int>) -> [UInt8] {
+        if members.count >= bitmapBytes / 2 {
+            var bits = ChunkBits()
+            for member in members { bits.insert(member) }
+            return bits.container()
         }
-        var bits = ChunkBits()
-        for member in members { bits.insert(member) }
-        return bits.container()
-    }
-
-    /// The stored form of a set of a few members (`members` sorted, repeats allowed and dropped), as gaps.
-    static func container(sortedMembers members: [Int]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(3 * members.count + SealedValue.checkBytes)
         var previous = -1

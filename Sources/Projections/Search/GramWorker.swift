@@ -138,7 +138,7 @@ final class GramWorker: @unchecked Sendable {
         postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, container))) }
         let pieces = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
         let uncovered = postings.fresh ? values.uncovered().map { SearchIndexWriter.sealed($0, chunk: postings.chunk) } : nil
-        let headNext = postings.fresh ? values.headNext().map { $0.map { ($0.head, $0.byte, ChunkBits.container(members: $0.members)) } } : nil
+        let headNext = postings.fresh ? values.headNext() : nil
         let tailsAfter = postings.fresh ? SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: postings.chunk) : []
         let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late, pieces: pieces,
                             uncovered: uncovered, headNext: headNext, tailsAfter: tailsAfter, addsScans: values.addsOwnText)

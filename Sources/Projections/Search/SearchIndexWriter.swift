@@ -327,18 +327,18 @@ final class SearchIndexWriter {
         if let uncovered = values.uncovered() {
             for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
         }
-        let headNext = values.headNext()?.map { ($0.head, $0.byte, ChunkBits.container(members: $0.members)) } ?? []
+        let headNext = values.headNext() ?? []
         for (key, value) in try headNextEntries(headNext, of: chunk, in: tables) { try tables.put(.search, key, value) }
         for (key, value) in SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: chunk) { try tables.put(.search, key, value) }
     }
 
     /// The entries of `chunk`'s sets by what comes before their tails (`ChunkValues.tailsAfter`), sealed, in
     /// key order.
-    static func sealed(tailsAfter sets: [(key: [UInt8], members: [Int])], chunk: UInt32) -> [(key: [UInt8], value: [UInt8])] {
+    static func sealed(tailsAfter sets: [(key: [UInt8], members: [UInt8])], chunk: UInt32) -> [(key: [UInt8], value: [UInt8])] {
         let group = SearchIndex.groupBytes(chunk), place = SearchIndex.place(chunk)
         return sets.map { set in
             let key = group + set.key + [place]
-            return (key: key, value: SealedValue.seal(key: key, ChunkBits.container(members: set.members)))
+            return (key: key, value: SealedValue.seal(key: key, set.members))
         }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
