@@ -647,6 +647,18 @@ extension SnapshotReplayTests {
         // Scan `n` is the chunk's scan `n + 1`.
         #expect(try stored([SearchIndex.tailAfterByte] + Array("f?lot=1".utf8)) == (0..<200).filter { $0 % 16 == 15 }.map { $0 + 1 })
         #expect(try stored([SearchIndex.tailAfterTwo] + Array("2a?lot".utf8)) == (0..<200).filter { hex[$0 % 40 / 16] == "2" && hex[$0 % 16] == "a" }.map { $0 + 1 })
+        // What a query takes from them (`TailProofs`): every match of a needle of either shape, none of one
+        // that no tail's piece starts (the sets are not even looked for).
+        func proven(_ needle: String) throws -> [Int] {
+            try store.log.environment.read { txn in
+                let proofs = TailProofs(needle: Array(needle.utf8), tables: StoredTables(transaction: txn, databases: store.modelDatabases))
+                let bits = try proofs.proven(chunk: 0) ?? ChunkBits()
+                return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
+            }
+        }
+        #expect(try proven("f?lo") == (0..<200).filter { $0 % 16 == 15 }.map { $0 + 1 })
+        #expect(try proven("2a?l") == (0..<200).filter { hex[$0 % 40 / 16] == "2" && hex[$0 % 16] == "a" }.map { $0 + 1 })
+        #expect(try proven("f?lx") == [])
         #expect(try store.auditPages() == nil)
         for needle in ["f?lo", "F?LOT=1", "9?lot", "a?lot=1", "2a?l", "2a?lo", "2a?lot", "12a?lot", "2a?lot=1", "?lot=1", "c?l", "f?lot=11"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 300
