@@ -182,9 +182,10 @@ import TestSupport
         let store = try Store(directory: directory.path)
         try store.write { appender in for e in events[split...] { _ = try appender.append(e) } }
         #expect(try store.auditPages() == nil)
-        // With those from a code's head into its unique part, read rarest first past the first chunks.
+        // With those from a code's head into its unique part, and from its unique part into its lot (proven by
+        // the tails' sets, `27?lot=0` by two kinds together), read rarest first past the first chunks.
         for needle in ["e", "ho", "s-4", "hologram", "https://v.ex", "crème", "s-6400", "zzq", "6400", "0042", "1234", "12345", "lot 1",
-                       "ample/c/1", "c/42", "/c/3", "7?lot=0"] {
+                       "ample/c/1", "c/42", "/c/3", "7?lot=0", "27?lot=", "27?lot=0", "27?lot=01"] {
             for offset in [0, ChunkBits.scansPerChunk - 3, perGroup - 3, perGroup + ChunkBits.scansPerChunk + 40] {
                 var q = HistoryQuery(); q.search = needle; q.offset = offset; q.limit = 6
                 try SearchIndexTests.expectSame(store, q, asOf: nil)
@@ -667,6 +668,53 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A needle of two bytes before a tail and more than four of it (`29?lot=1`) is proven by the sets of both
+    /// kinds together, for the scans whose tails start unlike (`tailsRepeated`): not for a scan with a second
+    /// tail like its code's (in its notes), where the two sets may be of different tails.
+    @Test func aNeedleFromTwoBytesBeforeATailIntoItIsProvenByBothSetsTogether() throws {
+        let hex = Array("0123456789abcdef")
+        // 200 codes, the two bytes before their lots a pair that repeats every 40 scans (`29`: scans 73 and
+        // 153), their lots `?lot=1…` listed under `?lot=1`, but scan 73's `?lot=2…`. Every scan has notes under
+        // the head `ref/`; those of every 25th and of scan 73 have a lot too (`x9?lot=1…` for scan 73), so
+        // scan 73 is in both sets of `29?lot=1`, from two tails, and holds no `29?lot=1`.
+        func code(_ n: Int) -> String {
+            "https://v.example/c/pw-\(7_919 * n)\(hex[n % 40 / 16])\(hex[n % 16])?lot=\(n == 73 ? 2 : 1)\(n % 10)\(1_000 + 37 * n)"
+        }
+        let lotNotes = Set((0..<200).filter { $0 % 25 == 0 } + [73])
+        let at = ChunkValuesTests.tenSecondClock()
+        let lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+            + (0..<200).map { n in
+                let notes = lotNotes.contains(n) ? "ref/\(n)x\(n == 73 ? "9" : "q")?lot=1\(n)" : "ref/\(n)"
+                return Ev.scan("s-\(n)", by: "ines", at: at(), code: code(n), productName: "Powercore", category: "Electronics",
+                               result: "authentic", mode: "single", extra: #","notes":"\#(notes)""#)
+            }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Scan `n` is the chunk's scan `n + 1`.
+        let repeated = lotNotes.sorted().map { $0 + 1 }
+        #expect(try ChunkValuesTests.members(store, key: SearchIndex.groupBytes(0) + [SearchIndex.tailsRepeated, 0]) == repeated)
+        func proven(_ needle: String) throws -> [Int] {
+            try store.log.environment.read { txn in
+                let proofs = TailProofs(needle: Array(needle.utf8), tables: StoredTables(transaction: txn, databases: store.modelDatabases))
+                let bits = try proofs.proven(chunk: 0) ?? ChunkBits()
+                return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
+            }
+        }
+        // Every match in its code, but a scan's with repeated tails; the piece `?lot=1` is past the needle's
+        // tail part only for the first two.
+        #expect(try proven("2a?lot=") == [75, 155])
+        #expect(try proven("29?lot=1") == [154])
+        #expect(try proven("28?lot=1") == (0..<200).filter { code($0).contains("28?lot=1") && !lotNotes.contains($0) }.map { $0 + 1 })
+        #expect(try proven("2a?lot=14") == [])
+        #expect(try store.auditPages() == nil)
+        for needle in ["2a?lot=", "29?lot=1", "28?lot=1", "2a?lot=14", "9?lot=1", "x9?lot=1", "29?lot=2", "00?lot=10"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 300
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(90))
+        }
+    }
+
     /// A store written before the sets of heads' next bytes and of what comes before tails (form 6: its mark,
     /// none of those sets) still searches through its index, answering as reading every row does, and
     /// verifies; a rebuild makes its index again in the current form, with those sets.
@@ -675,7 +723,7 @@ extension SnapshotReplayTests {
         let lines = ChunkValuesTests.codeScans(120) { n in "https://v.example/c/pw-\(hex[n % 16])\(7_919 * n)q?lot=1\(1_000 + n)" }
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let kinds = [SearchIndex.headNext, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo]
+        let kinds = [SearchIndex.headNext, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated]
         func newSets() throws -> Int {
             try store.log.environment.read { txn in
                 let tables = StoredTables(transaction: txn, databases: store.modelDatabases)

@@ -523,14 +523,21 @@ struct ChunkValues: ~Copyable {
     ///   are a piece that passes (`?lot` of a code's `?lot=07317`): a needle of those bytes and then at most
     ///   four of the tail's.
     ///
+    /// - `[tailsRepeated]`: the scans two of whose tails here (those with a byte before them) start with the
+    ///   same four bytes, or that have two and one of them has no piece of four bytes: most often none.
+    ///
     /// Why: such a needle (`f?lot`, from a code's random part into its lot) is in no piece, and its matches
     /// are a sixteenth of the codes (a hex digit), each a row read: 163,048 page faults and 1.9 s at ten million
     /// scans. Two bytes before (`29?lo`) are a 256th, still 39,000 rows. Keyed by the piece's bytes, not its
     /// number, so that a needle's tail prefix is one range of keys (`f?lo`: every `?lot=NN` a chunk lists).
+    /// Two bytes before and more of the tail (`29?lot=9`, 3,477 rows at ten million) is no key of its own (a
+    /// set for each pair of bytes and piece, thousands a chunk): the scans of both kinds' sets whose tails
+    /// are not repeated.
     mutating func tailsAfter() -> [(key: [UInt8], members: [UInt8])] {
         guard tailsCounted, tailPieces.count == tailBefore.count, fields.count == textEnds.count + tailBefore.count else { return [] }
-        var one = takePairs(), two: [UInt64] = []
+        var one = takePairs(), two: [UInt64] = [], starts: [UInt64] = []
         defer { givePairs(one) }
+        starts.reserveCapacity(tailBefore.count)
         var from = textEnds.isEmpty ? 0 : Int(fields[textEnds.count - 1] >> 16)
         for (j, before) in tailBefore.enumerated() {
             let field = fields[textEnds.count + j]
@@ -541,9 +548,12 @@ struct ChunkValues: ~Copyable {
             if piece >= 0 && Int(lengths[piece]) <= ChunkValues.maxTailKey {
                 one.append(ChunkValues.pair(set: UInt64(piece) << 8 | UInt64(before.1), offset: field))
             }
-            if before.0 >= 0, let first = fieldPieces[from..<end].first(where: { lengths[Int($0)] == 4 }), passes(Int(first)) {
+            let first = fieldPieces[from..<end].first(where: { lengths[Int($0)] == 4 })
+            if before.0 >= 0, let first, passes(Int(first)) {
                 two.append(ChunkValues.pair(set: UInt64(first) << 16 | UInt64(before.0) << 8 | UInt64(before.1), offset: field))
             }
+            // Equal pieces are equal bytes (`piece`); a tail without four bytes' piece is taken as like any.
+            starts.append((field & 0xFFFF) << 32 | UInt64(first ?? UInt32.max))
         }
         var sets: [(key: [UInt8], members: [UInt8])] = []
         ChunkValues.forEachSet(of: &one) { set, members in
@@ -553,7 +563,27 @@ struct ChunkValues: ~Copyable {
             let key = [SearchIndex.tailAfterTwo, UInt8(truncatingIfNeeded: set >> 8), UInt8(truncatingIfNeeded: set)]
             sets.append((key + bytes(ofPiece: Int(set >> 16)), members))
         }
+        sets.append(([SearchIndex.tailsRepeated], ChunkBits.container(sortedMembers: ChunkValues.repeated(&starts))))
         return sets
+    }
+
+    /// The scans of `starts` (a scan's offset, then a tail's piece of four bytes or `UInt32.max`, in one
+    /// number) that have two tails starting alike, in order: sorted, a scan's tails are side by side, a
+    /// piece's repeats next to each other and `UInt32.max` last.
+    private static func repeated(_ starts: inout [UInt64]) -> [Int] {
+        starts.sort()
+        var scans: [Int] = []
+        var i = 1
+        while i < starts.count {
+            let scan = starts[i] >> 32
+            if scan == starts[i - 1] >> 32 && (starts[i] == starts[i - 1] || starts[i] & 0xFFFF_FFFF == UInt64(UInt32.max)) {
+                scans.append(Int(scan))
+                while i < starts.count && starts[i] >> 32 == scan { i += 1 }
+            } else {
+                i += 1
+            }
+        }
+        return scans
     }
 
     /// A set's number and a member's offset (the low 16 bits of a field's entry) as one number that sorts by

@@ -114,9 +114,9 @@ struct IndexedSearch {
             return pastHeads
         }
         let fields = try needleSet(chunk: chunk, flag: 0, order: orders.fields, allowed: allowed, proven: proven,
-                                   pastHeads: readPastHeads)
+                                   pastHeads: readPastHeads, tails: { try tails.likelyProven(chunk: chunk) })
         let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, order: orders.messages, allowed: allowed,
-                                     proven: proven, pastHeads: { nil })
+                                     proven: proven, pastHeads: { nil }, tails: { nil })
         var bits: ChunkBits
         var unsure: ChunkBits?
         switch (fields, messages) {
@@ -144,8 +144,9 @@ struct IndexedSearch {
                 left.subtract(out)
                 bits.subtract(out)
             }
-            // Those left may hold it from just before a tail: read only now, for chunks with rows to spare.
-            if !left.isEmpty, let proven = try tails.proven(chunk: chunk) { left.subtract(proven) }
+            // Those left may hold it from just before a tail: read for chunks with rows to spare, once for
+            // their group (`needleSet` may have).
+            if !left.isEmpty, let fromTails = try tails.proven(chunk: chunk) { left.subtract(fromTails) }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
@@ -193,10 +194,10 @@ struct IndexedSearch {
     /// The scans of `chunk` whose fields (or, with `messageFlag`, report's message) may hold the needle:
     /// exactly for up to 3 bytes and for four digits (see `SearchIndex`), a superset beyond; of those
     /// `allowed`, nil when none. A longer needle's runs of digits and trigrams are intersected until the
-    /// candidates allowed are all `proven` matches or outside the scans that have its last trigram past their
-    /// heads (`pastHeads`, read once it is needed).
+    /// candidates allowed are all `proven` matches, matches from just before a tail (`tails`), or outside
+    /// the scans that have its last trigram past their heads (`pastHeads`); the last two read once needed.
     private func needleSet(chunk: UInt32, flag: UInt8, order: GramOrder, allowed: ChunkBits, proven: ChunkBits?,
-                           pastHeads: () throws -> ChunkBits?) throws -> ChunkBits? {
+                           pastHeads: () throws -> ChunkBits?, tails: () throws -> ChunkBits?) throws -> ChunkBits? {
         switch needle.count {
         case 1:
             return try set(SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram | flag, needle[0], 0, 0), chunk: chunk))
@@ -226,7 +227,7 @@ struct IndexedSearch {
             }
             var result: ChunkBits?
             var settled = proven
-            var settledWithPastHeads = false
+            var settledWithPastHeads = false, settledWithTails = false
             for (i, gram) in order.grams.enumerated() {
                 guard let set = try set(SearchIndex.key(gram: gram, chunk: chunk)) else { return nil }
                 if result == nil { result = set } else { result!.formIntersection(set) }
@@ -239,9 +240,19 @@ struct IndexedSearch {
                     settledWithPastHeads = true
                     var outside = allowed
                     outside.subtract(past)
-                    if let proven { outside.formUnion(proven) }
+                    if let settled { outside.formUnion(settled) }
                     settled = outside
                     if result!.hasNone(in: allowed, outside: outside) { return result }
+                }
+                // Or proven from just before a tail, when sets are left to save (`29?lot=9`: four trigram sets
+                // a chunk; read once for a group of chunks, only for a needle of that shape, and only while
+                // the groups read prove scans).
+                if !settledWithTails, i + 1 < order.grams.count, let fromTails = try tails() {
+                    settledWithTails = true
+                    var more = fromTails
+                    if let settled { more.formUnion(settled) }
+                    settled = more
+                    if result!.hasNone(in: allowed, outside: more) { return result }
                 }
                 // The sets left are ones most scans hold (read last) and few candidates are left unsettled:
                 // their rows cost less than those sets, which would rule few of them out.

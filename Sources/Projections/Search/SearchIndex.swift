@@ -21,8 +21,9 @@
 ///   of a longer needle that need no row read; and what the fields hold past them, which rules candidates
 ///   out without a row read;
 /// - the scans by the head a field is listed under and the byte after it, and by what comes before a tail
-///   (`headNext`, `tailAfterByte`, `tailAfterTwo`): the matches of a needle that runs one byte past a head,
-///   or starts one or two bytes before a tail, which no piece holds (a code's random part).
+///   (`headNext`, `tailAfterByte`, `tailAfterTwo`, with `tailsRepeated`): the matches of a needle that runs
+///   one byte past a head, or starts one or two bytes before a tail, which no piece holds (a code's random
+///   part).
 ///
 /// Keys start with the chunk's group (`chunksPerGroup` chunks, 4 bytes, big-endian) and end with the chunk's
 /// place in it (1 byte), so that the sets of one gram or label in the chunks of a group lie side by side: a
@@ -62,16 +63,22 @@ enum SearchIndex {
     /// needle that starts one or two bytes before a tail. Kept as `headNext` is.
     static let tailAfterByte: UInt8 = 0xD4
     static let tailAfterTwo: UInt8 = 0xD5
+    /// The scans two of whose tails (`ChunkValues.addTails`, own fields) start with the same four bytes,
+    /// `[tailsRepeated]`, written with the two kinds above, most often empty. A scan not in it has at most one
+    /// tail that starts with a needle's tail part, so its sets of both kinds are of that one tail, and
+    /// together they prove a needle of two bytes before a tail and more than four of it (`TailProofs`). In a
+    /// chunk without it they prove nothing together.
+    static let tailsRepeated: UInt8 = 0xD6
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey = readyKey(form: 7)
+    static let readyKey = readyKey(form: 8)
     /// The marks of the forms a query reads as ready: form 6 lacks only the sets of a head's next byte and of
-    /// what comes before a tail, which prove matches and rule none out (without them those scans' rows are
-    /// read), so a store written before them searches as it did and verifies, and `rebuild` makes its index
-    /// again in the current form.
-    static let readableKeys = [readyKey(form: 6), readyKey]
+    /// what comes before a tail, form 7 only `tailsRepeated`; those prove matches and rule none out (without
+    /// them those scans' rows are read), so a store written before them searches as it did and verifies, and
+    /// `rebuild` makes its index again in the current form.
+    static let readableKeys = [readyKey(form: 6), readyKey(form: 7), readyKey]
 
     static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
 

@@ -2,16 +2,22 @@ import SystemCalls
 
 /// The scans that hold a needle (4 bytes or more) from one or two bytes before a tail of a field
 /// (`ChunkValues.tailsAfter`): the byte before a tail listed under a piece that starts with the rest of the
-/// needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6 bytes). Asked
-/// only for a chunk with candidates left to their rows, and only when some piece has the shape
-/// (`TailShapes`, looked up the first time). The sets of a group's chunks lie together under one range of
-/// keys (`f?lo`: a hundred `?lot=NN` a chunk), read once for the group.
+/// needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6 bytes), or,
+/// for a longer needle, both at once for a scan whose tails start unlike (not `tailsRepeated`): the two bytes
+/// before a tail whose first four bytes begin the rest, and the second of them before a tail listed under a
+/// piece that starts with the rest, which is then the same tail (`29?lot=9`). Asked only for a chunk with
+/// candidates no piece proves (after its trigrams are read, or between them, `likelyProven`), and only when
+/// some piece has the shape (`TailShapes`, looked up the first time). The sets of a group's chunks lie
+/// together under one range of keys (`f?lo`: a hundred `?lot=NN` a chunk), read once for the group.
 final class TailProofs {
     private let needle: [UInt8]
     private let tables: any ModelTables
     private var shapes: TailShapes?
     private var group: UInt32?
     private var proofs: [ChunkBits?] = []
+    /// Whether the group read last proved a scan: a needle whose tail sets prove nothing there (one in scan
+    /// ids, `s-27625`) does not read the next group's before its trigrams do not settle it (`likelyProven`).
+    private var provedLately = true
 
     init(needle: [UInt8], tables: any ModelTables) {
         self.needle = needle
@@ -20,54 +26,88 @@ final class TailProofs {
 
     /// The scans of `chunk` proven so; nil: none.
     func proven(chunk: UInt32) throws -> ChunkBits? {
+        // A shorter needle's sets are exact: nothing to prove, and the vocabulary is not read for it.
+        guard needle.count >= ChunkValues.shortest else { return nil }
         let shapes = try self.shapes ?? needle.withUnsafeBytes { try TailShapes(needle: $0, in: tables) }
         self.shapes = shapes
-        guard shapes.afterByte || shapes.afterTwo else { return nil }
+        guard shapes.afterByte || shapes.afterTwo || shapes.afterTwoLong else { return nil }
         if group != SearchIndex.group(of: chunk) {
             group = SearchIndex.group(of: chunk)
-            proofs = Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup))
             let prefix = SearchIndex.groupBytes(chunk)
-            if shapes.afterByte { try union(prefix + [SearchIndex.tailAfterByte] + needle) }
-            if shapes.afterTwo { try union(prefix + [SearchIndex.tailAfterTwo] + needle) }
+            proofs = shapes.afterByte ? try union(prefix + [SearchIndex.tailAfterByte] + needle) : none
+            if shapes.afterTwo { add(try union(prefix + [SearchIndex.tailAfterTwo] + needle)) }
+            if shapes.afterTwoLong {
+                let before = try union(prefix + [SearchIndex.tailAfterTwo] + needle.prefix(6))
+                let after = try union(prefix + [SearchIndex.tailAfterByte] + needle.dropFirst())
+                let repeated = try union(prefix + [SearchIndex.tailsRepeated])
+                add(before.indices.map { place in
+                    guard var both = before[place], let after = after[place], let repeated = repeated[place] else { return nil }
+                    both.formIntersection(after)
+                    both.subtract(repeated)
+                    return both
+                })
+            }
+            provedLately = proofs.contains { $0.map { !$0.isEmpty } ?? false }
         }
         return proofs[Int(SearchIndex.place(chunk))]
     }
 
-    private func union(_ prefix: [UInt8]) throws {
+    /// `proven(chunk:)` when its group is read already or the group read before proved a scan; else nil.
+    func likelyProven(chunk: UInt32) throws -> ChunkBits? {
+        guard provedLately || group == SearchIndex.group(of: chunk) else { return nil }
+        return try proven(chunk: chunk)
+    }
+
+    private var none: [ChunkBits?] { Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup)) }
+
+    private func add(_ more: [ChunkBits?]) {
+        for (place, bits) in more.enumerated() {
+            guard let bits else { continue }
+            if proofs[place] == nil { proofs[place] = bits } else { proofs[place]!.formUnion(bits) }
+        }
+    }
+
+    /// Per chunk of the group, the union of the sets under keys that start with `prefix` (nil: none).
+    private func union(_ prefix: [UInt8]) throws -> [ChunkBits?] {
+        var sets = none
         try tables.forEach(.search, prefix: prefix) { key, value in
             // A key longer than the prefix: its place is past the needle (which may hold a byte 1 to 3).
             guard key.count > prefix.count, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
-            if proofs[Int(place)] == nil { proofs[Int(place)] = ChunkBits() }
-            proofs[Int(place)]!.or(container: SealedValue.body(value))
+            if sets[Int(place)] == nil { sets[Int(place)] = ChunkBits() }
+            sets[Int(place)]!.or(container: SealedValue.body(value))
             return true
         }
+        return sets
     }
 }
 
 /// Whether a needle (4 bytes or more) may start one or two bytes before a tail (`ChunkValues.tailsAfter`): a
 /// set of the first kind holds a piece a tail is listed under, which the rest of the needle starts; one of
-/// the second holds a tail's first four bytes, which a piece the tail is listed under starts with too. No
+/// the second holds a tail's first four bytes, which a piece the tail is listed under starts with too; past
+/// four bytes of the tail, a piece starts with all of the needle but its first two (`afterTwoLong`). No
 /// such piece in the vocabulary, no such set in any chunk: the sets are not looked for (a range read a chunk,
 /// a page touched, for a needle that has rows to read).
 struct TailShapes {
     private(set) var afterByte = false
     private(set) var afterTwo = false
+    private(set) var afterTwoLong = false
 
     init(needle: UnsafeRawBufferPointer, in tables: any ModelTables) throws {
         let one = UnsafeRawBufferPointer(rebasing: needle.dropFirst()), two = UnsafeRawBufferPointer(rebasing: needle.dropFirst(2))
         guard one.count <= ChunkValues.maxTailKey, two.count > 0 else { return }
-        let wantsTwo = two.count <= 4
-        var afterByte = false, afterTwo = false
+        let isLong = two.count > 4
+        var afterByte = false, startsTwo = false
         try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
             guard key.count == 9 else { return true }
             ChunkValues.forEachListed(SealedValue.body(value), holding: two) { _, source, bytes in
                 guard source == ChunkValues.own else { return }
                 if bytes.count >= one.count && ByteSearch.equal(bytes.baseAddress!, one.baseAddress!, count: one.count) { afterByte = true }
-                if wantsTwo && bytes.count >= two.count && ByteSearch.equal(bytes.baseAddress!, two.baseAddress!, count: two.count) { afterTwo = true }
+                if bytes.count >= two.count && ByteSearch.equal(bytes.baseAddress!, two.baseAddress!, count: two.count) { startsTwo = true }
             }
-            return !(afterByte && (afterTwo || !wantsTwo))
+            return !(afterByte && startsTwo)
         }
         self.afterByte = afterByte
-        self.afterTwo = afterTwo
+        afterTwo = startsTwo && !isLong
+        afterTwoLong = startsTwo && isLong
     }
 }
