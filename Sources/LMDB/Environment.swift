@@ -196,10 +196,12 @@ public final class Environment: @unchecked Sendable {
         return MapPager(map: map, firstNew: (lastPage + 1) * pageSize, pageSize: pageSize)
     }
 
-    /// Runs `body`, which reads much of the store, with the kernel told to map the cached pages around each
-    /// page touched and to read ahead (`MADV_NORMAL` on the whole map), then as LMDB left it (`MDB_NORDAHEAD`:
-    /// `MADV_RANDOM`, one fault per page touched, which suits lookups). `log verify` reads every page of the
-    /// store: at ten million events one fault per 4 KiB page was a fifth of its time.
+    /// Runs `body`, which reads much of the store, with the kernel told to read ahead (`MADV_NORMAL` on the
+    /// whole map), then as LMDB left it (`MDB_NORDAHEAD`: `MADV_RANDOM`, no read-ahead, which suits lookups).
+    /// A fault maps the cached pages around it either way (the kernel's fault-around, which `MADV_RANDOM`
+    /// does not turn off); read-ahead brings in those not cached with their neighbours. `log verify` reads
+    /// every page of the store: at ten million events, the store partly out of the page cache, a fault for
+    /// each 4 KiB page was a fifth of its time.
     ///
     /// The advice is the process's, for the whole map, so other threads reading meanwhile get it too: it
     /// changes how fast they read, never what. The corresponding C function is `madvise`.
