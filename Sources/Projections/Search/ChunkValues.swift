@@ -522,7 +522,6 @@ struct ChunkValues: ~Copyable {
     /// - `[tailAfterTwo, byte, byte, start…]`: the two bytes before a tail, and its first four bytes when they
     ///   are a piece that passes (`?lot` of a code's `?lot=07317`): a needle of those bytes and then at most
     ///   four of the tail's.
-    ///
     /// - `[tailsRepeated]`: the scans two of whose tails here (those with a byte before them) start with the
     ///   same four bytes, or that have two and one of them has no piece of four bytes: most often none.
     ///
