@@ -650,16 +650,9 @@ extension SnapshotReplayTests {
         #expect(try stored([SearchIndex.tailAfterTwo] + Array("2a?lot".utf8)) == (0..<200).filter { hex[$0 % 40 / 16] == "2" && hex[$0 % 16] == "a" }.map { $0 + 1 })
         // What a query takes from them (`TailProofs`): every match of a needle of either shape, none of one
         // that no tail's piece starts (the sets are not even looked for).
-        func proven(_ needle: String) throws -> [Int] {
-            try store.log.environment.read { txn in
-                let proofs = TailProofs(needle: Array(needle.utf8), tables: StoredTables(transaction: txn, databases: store.modelDatabases))
-                let bits = try proofs.proven(chunk: 0) ?? ChunkBits()
-                return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
-            }
-        }
-        #expect(try proven("f?lo") == (0..<200).filter { $0 % 16 == 15 }.map { $0 + 1 })
-        #expect(try proven("2a?l") == (0..<200).filter { hex[$0 % 40 / 16] == "2" && hex[$0 % 16] == "a" }.map { $0 + 1 })
-        #expect(try proven("f?lx") == [])
+        #expect(try ChunkValuesTests.tailProven(store, "f?lo") == (0..<200).filter { $0 % 16 == 15 }.map { $0 + 1 })
+        #expect(try ChunkValuesTests.tailProven(store, "2a?l") == (0..<200).filter { hex[$0 % 40 / 16] == "2" && hex[$0 % 16] == "a" }.map { $0 + 1 })
+        #expect(try ChunkValuesTests.tailProven(store, "f?lx") == [])
         #expect(try store.auditPages() == nil)
         for needle in ["f?lo", "F?LOT=1", "9?lot", "a?lot=1", "2a?l", "2a?lo", "2a?lot", "12a?lot", "2a?lot=1", "?lot=1", "c?l", "f?lot=11"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 300
@@ -694,19 +687,12 @@ extension SnapshotReplayTests {
         // Scan `n` is the chunk's scan `n + 1`.
         let repeated = lotNotes.sorted().map { $0 + 1 }
         #expect(try ChunkValuesTests.members(store, key: SearchIndex.groupBytes(0) + [SearchIndex.tailsRepeated, 0]) == repeated)
-        func proven(_ needle: String) throws -> [Int] {
-            try store.log.environment.read { txn in
-                let proofs = TailProofs(needle: Array(needle.utf8), tables: StoredTables(transaction: txn, databases: store.modelDatabases))
-                let bits = try proofs.proven(chunk: 0) ?? ChunkBits()
-                return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
-            }
-        }
         // Every match in its code, but a scan's with repeated tails; the piece `?lot=1` is past the needle's
         // tail part only for the first two.
-        #expect(try proven("2a?lot=") == [75, 155])
-        #expect(try proven("29?lot=1") == [154])
-        #expect(try proven("28?lot=1") == (0..<200).filter { code($0).contains("28?lot=1") && !lotNotes.contains($0) }.map { $0 + 1 })
-        #expect(try proven("2a?lot=14") == [])
+        #expect(try ChunkValuesTests.tailProven(store, "2a?lot=") == [75, 155])
+        #expect(try ChunkValuesTests.tailProven(store, "29?lot=1") == [154])
+        #expect(try ChunkValuesTests.tailProven(store, "28?lot=1") == (0..<200).filter { code($0).contains("28?lot=1") && !lotNotes.contains($0) }.map { $0 + 1 })
+        #expect(try ChunkValuesTests.tailProven(store, "2a?lot=14") == [])
         #expect(try store.auditPages() == nil)
         for needle in ["2a?lot=", "29?lot=1", "28?lot=1", "2a?lot=14", "9?lot=1", "x9?lot=1", "29?lot=2", "00?lot=10"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 300
@@ -1100,6 +1086,16 @@ extension SnapshotReplayTests {
     /// The offsets in `chunk` of the scans of the piece listed `index`-th (in `pieces`' order).
     static func members(_ store: Store, chunk: UInt32, index: Int) throws -> [Int] {
         try members(store, key: SearchIndex.pieceMembersKey(chunk: chunk, number: try numbers(store, chunk: chunk)[index]))
+    }
+
+    /// The offsets of the scans of `store`'s first chunk that the sets before tails prove to hold `needle`
+    /// (`TailProofs`: what a query takes from them).
+    static func tailProven(_ store: Store, _ needle: String) throws -> [Int] {
+        try store.log.environment.read { txn in
+            let proofs = TailProofs(needle: Array(needle.utf8), tables: StoredTables(transaction: txn, databases: store.modelDatabases))
+            let bits = try proofs.proven(chunk: 0) ?? ChunkBits()
+            return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
+        }
     }
 
     /// The offsets of the scans of the set stored at `key` of the search index (none when there is none).

@@ -534,9 +534,9 @@ struct ChunkValues: ~Copyable {
     /// are not repeated.
     mutating func tailsAfter() -> [(key: [UInt8], members: [UInt8])] {
         guard tailsCounted, tailPieces.count == tailBefore.count, fields.count == textEnds.count + tailBefore.count else { return [] }
-        var one = takePairs(), two: [UInt64] = [], starts: [UInt64] = []
+        var one = takePairs(), two: [UInt64] = [], firsts: [UInt64] = []
         defer { givePairs(one) }
-        starts.reserveCapacity(tailBefore.count)
+        firsts.reserveCapacity(tailBefore.count)
         var from = textEnds.isEmpty ? 0 : Int(fields[textEnds.count - 1] >> 16)
         for (j, before) in tailBefore.enumerated() {
             let field = fields[textEnds.count + j]
@@ -552,7 +552,7 @@ struct ChunkValues: ~Copyable {
                 two.append(ChunkValues.pair(set: UInt64(first) << 16 | UInt64(before.0) << 8 | UInt64(before.1), offset: field))
             }
             // Equal pieces are equal bytes (`piece`); a tail without four bytes' piece is taken as like any.
-            starts.append((field & 0xFFFF) << 32 | UInt64(first ?? UInt32.max))
+            firsts.append((field & 0xFFFF) << 32 | UInt64(first ?? UInt32.max))
         }
         var sets: [(key: [UInt8], members: [UInt8])] = []
         ChunkValues.forEachSet(of: &one) { set, members in
@@ -562,22 +562,22 @@ struct ChunkValues: ~Copyable {
             let key = [SearchIndex.tailAfterTwo, UInt8(truncatingIfNeeded: set >> 8), UInt8(truncatingIfNeeded: set)]
             sets.append((key + bytes(ofPiece: Int(set >> 16)), members))
         }
-        sets.append(([SearchIndex.tailsRepeated], ChunkBits.container(sortedMembers: ChunkValues.repeated(&starts))))
+        sets.append(([SearchIndex.tailsRepeated], ChunkBits.container(sortedMembers: ChunkValues.repeated(&firsts))))
         return sets
     }
 
-    /// The scans of `starts` (a scan's offset, then a tail's piece of four bytes or `UInt32.max`, in one
+    /// The scans of `firsts` (a scan's offset, then a tail's piece of four bytes or `UInt32.max`, in one
     /// number) that have two tails starting alike, in order: sorted, a scan's tails are side by side, a
     /// piece's repeats next to each other and `UInt32.max` last.
-    private static func repeated(_ starts: inout [UInt64]) -> [Int] {
-        starts.sort()
+    private static func repeated(_ firsts: inout [UInt64]) -> [Int] {
+        firsts.sort()
         var scans: [Int] = []
         var i = 1
-        while i < starts.count {
-            let scan = starts[i] >> 32
-            if scan == starts[i - 1] >> 32 && (starts[i] == starts[i - 1] || starts[i] & 0xFFFF_FFFF == UInt64(UInt32.max)) {
+        while i < firsts.count {
+            let scan = firsts[i] >> 32
+            if scan == firsts[i - 1] >> 32 && (firsts[i] == firsts[i - 1] || firsts[i] & 0xFFFF_FFFF == UInt64(UInt32.max)) {
                 scans.append(Int(scan))
-                while i < starts.count && starts[i] >> 32 == scan { i += 1 }
+                while i < firsts.count && firsts[i] >> 32 == scan { i += 1 }
             } else {
                 i += 1
             }

@@ -77,8 +77,9 @@ enum SearchIndex {
     /// The marks of the forms a query reads as ready: form 6 lacks only the sets of a head's next byte and of
     /// what comes before a tail, form 7 only `tailsRepeated`; those prove matches and rule none out (without
     /// them those scans' rows are read), so a store written before them searches as it did and verifies, and
-    /// `rebuild` makes its index again in the current form.
-    static let readableKeys = [readyKey(form: 6), readyKey(form: 7), readyKey]
+    /// `rebuild` makes its index again in the current form. The current form first: a query looks them up
+    /// in this order.
+    static let readableKeys = [readyKey, readyKey(form: 7), readyKey(form: 6)]
 
     static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
 
