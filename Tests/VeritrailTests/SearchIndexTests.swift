@@ -631,6 +631,83 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// The scans of a listed head's fields are kept by the byte after the head with the two after that
+    /// (`ChunkValues.headFollowing`): not a field that ends at that byte, nor a report's message; one that ends
+    /// a byte later with a 0 for the missing one; a scan with two such fields, an entry each.
+    @Test func aHeadsScansAreKeptWithTheBytesAfterItsNextOne() {
+        let t = ChunkValues.threshold
+        var values = ChunkValues()
+        func add(_ offset: Int, _ text: String, _ source: UInt8 = ChunkValues.own) {
+            Array(text.utf8).withUnsafeBytes { values.add(offset, text: $0, source: source) }
+        }
+        for i in 0..<(2 * t) {
+            let rest = i == 0 ? "" : i == 1 ? "7" : "\(i % 3)\(i % 5)q"
+            let notes = i == 0 ? "\u{0}https://v.ex/c/pw-a9" : i == 2 ? "\u{0}https://v.ex/c/pw-a9x" : ""
+            add(i, "powercore 20000\u{0}https://v.ex/c/pw-\(i % 2 == 0 ? "a" : "b")\(rest)" + notes)
+        }
+        add(100, "https://v.ex/c/pw-a77", ChunkValues.message)
+        _ = values.listed()
+        guard let sets = values.headFollowing() else { Issue.record("no sets of the heads' next bytes"); return }
+        var found: [String: [String]] = [:]
+        for set in sets {
+            var entries: [String] = []
+            #expect(set.entries.withUnsafeBytes { HeadFollowers.forEach($0) { entries.append("\($0):\(String(UnicodeScalar($1)))\($2 == 0 ? "-" : String(UnicodeScalar($2)))") } })
+            found[String(decoding: set.head, as: UTF8.self) + "|" + String(UnicodeScalar(set.byte))] = entries
+        }
+        // Scan 0's code ends at its next byte (its notes' `a9` is kept), scan 1's a byte later; scan 2's notes
+        // under the same head and byte give a second entry after its code's.
+        #expect(found == ["https://v.ex/c/pw-|a": ["0:9-", "2:22", "2:9x"] + stride(from: 4, to: 2 * t, by: 2).map { "\($0):\($0 % 3)\($0 % 5)" },
+                          "https://v.ex/c/pw-|b": ["1:7-"] + stride(from: 3, to: 2 * t, by: 2).map { "\($0):\($0 % 3)\($0 % 5)" }])
+    }
+
+    /// A needle that runs two or three bytes past a code's shared head (`pw-a1`, `-a12`) has its matches proven
+    /// by the head's entries of its next byte, stored for the chunk (`HeadProofs`), a scan's second field under
+    /// the head too: not those of a scan that holds it further on, which are still found; the index answers
+    /// as reading every row does, live and as of a point.
+    @Test func aNeedleTwoOrThreeBytesPastAHeadIsProvenByTheHeadsEntries() throws {
+        let hex = Array("0123456789abcdef")
+        func code(_ n: Int) -> String {
+            switch n {
+            case 50: "https://v.example/c/pw-9x/pw-a1q"
+            case 60: "https://v.example/c/pw-c"
+            case 61: "https://v.example/c/pw-d3"
+            default: "https://v.example/c/pw-\(hex[n % 16])\(hex[n / 16 % 6])\(7_919 * n)q"
+            }
+        }
+        // Scan 30's notes are under the code's head too, with the same next byte as its code (`e1…`, `e9z`).
+        // Scan 61's hold every trigram of `pw-d3x` but not the needle.
+        let notes = [30: "https://v.example/c/pw-e9zz", 61: "ref d3x"]
+        let at = ChunkValuesTests.tenSecondClock()
+        let lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+            + (0..<96).map { n in
+                Ev.scan("s-\(n)", by: "ines", at: at(), code: code(n), productName: "Powercore", category: "Electronics",
+                        result: "authentic", mode: "single", extra: notes[n].map { #","notes":"\#($0)""# } ?? "")
+            }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Scan `n` is the chunk's scan `n + 1`.
+        func holding(_ piece: String, except: Set<Int> = [50]) -> [Int] {
+            (0..<96).filter { code($0).dropFirst("https://v.example/c/pw-".count).hasPrefix(piece) && !except.contains($0) }.map { $0 + 1 }
+        }
+        #expect(try ChunkValuesTests.headProven(store, "/pw-a1") == [27])
+        #expect(try ChunkValuesTests.headProven(store, "w-a1") == holding("a1"))
+        #expect(try ChunkValuesTests.headProven(store, "-e1") == [])
+        #expect(try ChunkValuesTests.headProven(store, "c/pw-e1") == holding("e1"))
+        #expect(try ChunkValuesTests.headProven(store, "pw-e9z") == [31])
+        let threePast = "pw-" + String(code(42).dropFirst("https://v.example/c/pw-".count).prefix(3))
+        #expect(try ChunkValuesTests.headProven(store, threePast) == holding(String(threePast.dropFirst(3))))
+        #expect(try ChunkValuesTests.headProven(store, "w-d3") == [62])
+        #expect(try ChunkValuesTests.headProven(store, "pw-d3x") == [])
+        #expect(try ChunkValuesTests.headProven(store, "pw-a12x") == [])
+        #expect(try store.auditPages() == nil)
+        for needle in ["/pw-a1", "PW-A1", "w-a1", "-a1q", "c/pw-e1", "pw-e9z", "pw-e9", threePast, "w-d3", "pw-c", "pw-d3x", "pw-a12x"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 200
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(40))
+        }
+    }
+
     /// A needle that starts one or two bytes before a code's tail (`f?lo`, `29?lo`, from its random part into
     /// its lot) has its matches proven by the sets of what comes before the tails, stored for the chunk; the
     /// index answers as reading every row does, live and as of a point, for those and for needles the sets
@@ -709,7 +786,8 @@ extension SnapshotReplayTests {
         let lines = ChunkValuesTests.codeScans(120) { n in "https://v.example/c/pw-\(hex[n % 16])\(7_919 * n)q?lot=1\(1_000 + n)" }
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let kinds = [SearchIndex.headNext, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated]
+        let kinds = [SearchIndex.headNext, SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo,
+                     SearchIndex.tailsRepeated]
         func newSets() throws -> Int {
             try store.log.environment.read { txn in
                 let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
@@ -871,6 +949,26 @@ extension SnapshotReplayTests {
         }
         for bad in [[0x80], [1, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1]] as [[UInt8]] {
             #expect(!bad.withUnsafeBytes { PieceNumbers.forEach($0) { _ in } }, "\(bad)")
+        }
+    }
+
+    /// A head's entries (`HeadFollowers`) read back as written, repeats once, and damage is found: a varint cut
+    /// short or too long, a first gap of 0, a scan past the chunk, an entry without its two bytes.
+    @Test func aHeadsEntriesReadBackAndDamageIsFound() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let entries = (0..<Int.random(in: 0...300, using: &rng)).map { _ in
+                (offset: Int.random(in: 0..<ChunkBits.scansPerChunk, using: &rng), second: UInt8.random(in: 1...255, using: &rng),
+                 third: UInt8.random(in: 0...255, using: &rng))
+            }.sorted { ($0.offset, $0.second, $0.third) < ($1.offset, $1.second, $1.third) }
+            var once: [(offset: Int, second: UInt8, third: UInt8)] = []
+            for entry in entries where once.last.map({ $0 != entry }) ?? true { once.append(entry) }
+            var read: [(offset: Int, second: UInt8, third: UInt8)] = []
+            let readable = HeadFollowers.entries(entries).withUnsafeBytes { HeadFollowers.forEach($0) { read.append(($0, $1, $2)) } }
+            #expect(readable && read.map { "\($0)" } == once.map { "\($0)" })
+        }
+        for bad in [[0x80], [1, 7], [0, 7, 7], [0x81, 0x80, 0x80, 0, 7, 7], [0x81, 0x7D, 7, 7], [1, 7, 7, 0x80]] as [[UInt8]] {
+            #expect(!bad.withUnsafeBytes { HeadFollowers.forEach($0) { _, _, _ in } }, "\(bad)")
         }
     }
 
@@ -1091,9 +1189,17 @@ extension SnapshotReplayTests {
     /// The offsets of the scans of `store`'s first chunk that the sets before tails prove to hold `needle`
     /// (`TailProofs`: what a query takes from them).
     static func tailProven(_ store: Store, _ needle: String) throws -> [Int] {
+        try proven(store) { try TailProofs(needle: Array(needle.utf8), tables: $0).proven(chunk: 0) }
+    }
+
+    /// The same for the entries of heads' next bytes (`HeadProofs`).
+    static func headProven(_ store: Store, _ needle: String) throws -> [Int] {
+        try proven(store) { try HeadProofs(needle: Array(needle.utf8), tables: $0).proven(chunk: 0) }
+    }
+
+    private static func proven(_ store: Store, _ proofs: (any ModelTables) throws -> ChunkBits?) throws -> [Int] {
         try store.log.environment.read { txn in
-            let proofs = TailProofs(needle: Array(needle.utf8), tables: StoredTables(transaction: txn, databases: store.modelDatabases))
-            let bits = try proofs.proven(chunk: 0) ?? ChunkBits()
+            let bits = try proofs(StoredTables(transaction: txn, databases: store.modelDatabases)) ?? ChunkBits()
             return (0..<ChunkBits.scansPerChunk).filter { bits.contains($0) }
         }
     }

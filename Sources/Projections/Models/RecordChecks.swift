@@ -45,8 +45,9 @@ extension ModelTable {
 
     /// The search index's sets (`SearchIndex`): a key of a known kind and shape, a value whose check matches
     /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
-    /// (`ChunkBits`), or a list of shared pieces' numbers that reads (`PieceNumbers`), or an entry of the
-    /// pieces' vocabulary (`PieceVocabulary`); and the index's mark, empty.
+    /// (`ChunkBits`), or a list of shared pieces' numbers that reads (`PieceNumbers`), or a head's next bytes
+    /// that read (`HeadFollowers`), or an entry of the pieces' vocabulary (`PieceVocabulary`); and the index's
+    /// mark, empty.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
         if SearchIndex.readableKeys.contains(where: { key.elementsEqual($0) }) {
             return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes"
@@ -84,6 +85,10 @@ extension ModelTable {
             guard key.count == 12 else { return "two bytes before a tail's key of \(key.count) bytes" }
         case SearchIndex.tailsRepeated:
             guard key.count == 6 else { return "the repeated tails' key of \(key.count) bytes" }
+        case SearchIndex.headFollowing:
+            guard key.count == 11 else { return "a head's next bytes' key of \(key.count) bytes" }
+            guard SealedValue.isSound(key: key, value: value) else { return "the search set's check does not match its bytes" }
+            return HeadFollowers.forEach(SealedValue.body(value)) { _, _, _ in } ? nil : "a head's next bytes that do not read"
         default:
             return "a search set of unknown kind \(key[4])"
         }

@@ -27,6 +27,9 @@ final class GramWorker: @unchecked Sendable {
         /// The scans of each head by the byte after it (`ChunkValues.headNext`), their sets stored; nil when
         /// the chunk is not fresh or the list of pieces was cut.
         let headNext: [(head: [UInt8], byte: UInt8, members: [UInt8])]?
+        /// The same scans with the two bytes after the head's next one (`ChunkValues.headFollowing`), stored;
+        /// nil as `headNext`.
+        let headFollowing: [(head: [UInt8], byte: UInt8, entries: [UInt8])]?
         /// The scans by what comes before their tails (`ChunkValues.tailsAfter`), as sealed entries in key
         /// order; empty when the chunk is not fresh.
         let tailsAfter: [(key: [UInt8], value: [UInt8])]
@@ -139,9 +142,11 @@ final class GramWorker: @unchecked Sendable {
         let pieces = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
         let uncovered = postings.fresh ? values.uncovered().map { SearchIndexWriter.sealed($0, chunk: postings.chunk) } : nil
         let headNext = postings.fresh ? values.headNext() : nil
+        let headFollowing = postings.fresh ? values.headFollowing() : nil
         let tailsAfter = postings.fresh ? SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: postings.chunk) : []
         let made = Finished(chunk: postings.chunk, fresh: postings.fresh, sets: sets, late: late, pieces: pieces,
-                            uncovered: uncovered, headNext: headNext, tailsAfter: tailsAfter, addsScans: values.addsOwnText)
+                            uncovered: uncovered, headNext: headNext, headFollowing: headFollowing,
+                            tailsAfter: tailsAfter, addsScans: values.addsOwnText)
         late = []
         // What comes after for the same chunk is merged into the sets stored.
         postings.reset(chunk: postings.chunk, fresh: false)

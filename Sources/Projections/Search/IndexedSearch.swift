@@ -36,13 +36,13 @@ struct IndexedSearch {
         let matches = !isExact
             ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: !replaying, in: models.tables) } : nil
         let orders = (fields: GramOrder(needle: needle, flag: 0), messages: GramOrder(needle: needle, flag: SearchIndex.messageFlag))
-        let tails = TailProofs(needle: needle, tables: models.tables)
+        let edges = EdgeProofs(needle: needle, tables: models.tables)
         var chunk = SearchIndex.chunk(of: last)
         while true {
             let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
             let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
             if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying,
-                                                         matches: matches, orders: orders, tails: tails) {
+                                                         matches: matches, orders: orders, edges: edges) {
                 let base = SearchIndex.first(of: chunk)
                 if unsure == nil && ordinals.count >= limit {
                     total += candidates.count
@@ -90,7 +90,7 @@ struct IndexedSearch {
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
                             replaying: Bool, matches: PieceMatches?,
                             orders: (fields: GramOrder, messages: GramOrder),
-                            tails: TailProofs) throws -> (ChunkBits, unsure: ChunkBits?)? {
+                            edges: EdgeProofs) throws -> (ChunkBits, unsure: ChunkBits?)? {
         // What the other filters allow, first: a needle's sets are then read only where it can match.
         var allowed = ChunkBits()
         allowed.words = [UInt64](repeating: .max, count: ChunkBits.words)
@@ -114,9 +114,9 @@ struct IndexedSearch {
             return pastHeads
         }
         let fields = try needleSet(chunk: chunk, flag: 0, order: orders.fields, allowed: allowed, proven: proven,
-                                   pastHeads: readPastHeads, tails: { try tails.likelyProven(chunk: chunk) })
+                                   pastHeads: readPastHeads, edges: { try edges.likelyProven(chunk: chunk) })
         let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, order: orders.messages, allowed: allowed,
-                                     proven: proven, pastHeads: { nil }, tails: { nil })
+                                     proven: proven, pastHeads: { nil }, edges: { nil })
         var bits: ChunkBits
         var unsure: ChunkBits?
         switch (fields, messages) {
@@ -144,9 +144,9 @@ struct IndexedSearch {
                 left.subtract(out)
                 bits.subtract(out)
             }
-            // Those left may hold it from just before a tail: read for chunks with rows to spare, once for
-            // their group (`needleSet` may have).
-            if !left.isEmpty, let fromTails = try tails.proven(chunk: chunk) { left.subtract(fromTails) }
+            // Those left may hold it from just past a head or before a tail: read for chunks with rows to
+            // spare, once for their group (`needleSet` may have).
+            if !left.isEmpty, let fromEdges = try edges.proven(chunk: chunk) { left.subtract(fromEdges) }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
@@ -194,10 +194,11 @@ struct IndexedSearch {
     /// The scans of `chunk` whose fields (or, with `messageFlag`, report's message) may hold the needle:
     /// exactly for up to 3 bytes and for four digits (see `SearchIndex`), a superset beyond; of those
     /// `allowed`, nil when none. A longer needle's runs of digits and trigrams are intersected until the
-    /// candidates allowed are all `proven` matches, matches from just before a tail (`tails`), or outside
-    /// the scans that have its last trigram past their heads (`pastHeads`); the last two read once needed.
+    /// candidates allowed are all `proven` matches, matches from just past a head or before a tail (`edges`),
+    /// or outside the scans that have its last trigram past their heads (`pastHeads`); the last two read once
+    /// needed.
     private func needleSet(chunk: UInt32, flag: UInt8, order: GramOrder, allowed: ChunkBits, proven: ChunkBits?,
-                           pastHeads: () throws -> ChunkBits?, tails: () throws -> ChunkBits?) throws -> ChunkBits? {
+                           pastHeads: () throws -> ChunkBits?, edges: () throws -> ChunkBits?) throws -> ChunkBits? {
         switch needle.count {
         case 1:
             return try set(SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram | flag, needle[0], 0, 0), chunk: chunk))
@@ -227,7 +228,7 @@ struct IndexedSearch {
             }
             var result: ChunkBits?
             var settled = proven
-            var settledWithPastHeads = false, settledWithTails = false
+            var settledWithPastHeads = false, settledWithEdges = false
             for (i, gram) in order.grams.enumerated() {
                 guard let set = try set(SearchIndex.key(gram: gram, chunk: chunk)) else { return nil }
                 if result == nil { result = set } else { result!.formIntersection(set) }
@@ -244,12 +245,12 @@ struct IndexedSearch {
                     settled = outside
                     if result!.hasNone(in: allowed, outside: outside) { return result }
                 }
-                // Or proven from just before a tail, when sets are left to save (`29?lot=9`: four trigram sets
-                // a chunk; read once for a group of chunks, only for a needle of that shape, and only while
-                // the groups read prove scans).
-                if !settledWithTails, i + 1 < order.grams.count, let fromTails = try tails() {
-                    settledWithTails = true
-                    var more = fromTails
+                // Or proven from just past a head or before a tail, when sets are left to save (`29?lot=9`:
+                // four trigram sets a chunk; read once for a group of chunks, only for a needle of that shape,
+                // and only while the groups read prove scans).
+                if !settledWithEdges, i + 1 < order.grams.count, let fromEdges = try edges() {
+                    settledWithEdges = true
+                    var more = fromEdges
                     if let settled { more.formUnion(settled) }
                     settled = more
                     if result!.hasNone(in: allowed, outside: more) { return result }

@@ -20,10 +20,10 @@
 /// - the pieces of text many of the chunk's scans share, each with its scans (`ChunkValues`): the matches
 ///   of a longer needle that need no row read; and what the fields hold past them, which rules candidates
 ///   out without a row read;
-/// - the scans by the head a field is listed under and the byte after it, and by what comes before a tail
-///   (`headNext`, `tailAfterByte`, `tailAfterTwo`, with `tailsRepeated`): the matches of a needle that runs
-///   one byte past a head, or starts one or two bytes before a tail, which no piece holds (a code's random
-///   part).
+/// - the scans by the head a field is listed under and the byte after it (with the two after that), and by
+///   what comes before a tail (`headNext`, `headFollowing`, `tailAfterByte`, `tailAfterTwo`, with
+///   `tailsRepeated`): the matches of a needle that runs one to three bytes past a head, or starts one or two
+///   bytes before a tail, which no piece holds (a code's random part).
 ///
 /// Keys start with the chunk's group (`chunksPerGroup` chunks, 4 bytes, big-endian) and end with the chunk's
 /// place in it (1 byte), so that the sets of one gram or label in the chunks of a group lie side by side: a
@@ -69,17 +69,22 @@ enum SearchIndex {
     /// together they prove a needle of two bytes before a tail and more than four of it (`TailProofs`). In a
     /// chunk without it they prove nothing together.
     static let tailsRepeated: UInt8 = 0xD6
+    /// The scans of `headNext`'s sets with the two bytes after the head's next byte (`ChunkValues.headFollowing`,
+    /// in `HeadFollowers`' form), keyed by that byte before the head, `[headFollowing, byte, head's number]`, so
+    /// that every head's of a byte in a group is one range (a needle that all of a code's heads end with,
+    /// `-283`): the matches of a needle that ends two or three bytes past a head. Kept as `headNext` is.
+    static let headFollowing: UInt8 = 0xD7
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey = readyKey(form: 8)
+    static let readyKey = readyKey(form: 9)
     /// The marks of the forms a query reads as ready: form 6 lacks only the sets of a head's next byte and of
-    /// what comes before a tail, form 7 only `tailsRepeated`; those prove matches and rule none out (without
-    /// them those scans' rows are read), so a store written before them searches as it did and verifies, and
-    /// `rebuild` makes its index again in the current form. The current form first: a query looks them up
-    /// in this order.
-    static let readableKeys = [readyKey, readyKey(form: 7), readyKey(form: 6)]
+    /// what comes before a tail, form 7 `tailsRepeated` and `headFollowing` too, form 8 only `headFollowing`;
+    /// those prove matches and rule none out (without them those scans' rows are read), so a store written
+    /// before them searches as it did and verifies, and `rebuild` makes its index again in the current form.
+    /// The current form first: a query looks them up in this order.
+    static let readableKeys = [readyKey, readyKey(form: 8), readyKey(form: 7), readyKey(form: 6)]
 
     static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
 
@@ -150,6 +155,12 @@ enum SearchIndex {
     /// after it.
     static func headNextKey(chunk: UInt32, number: UInt32, byte: UInt8) -> [UInt8] {
         groupBytes(chunk) + [headNext] + PieceVocabulary.bigEndian(number) + [byte, place(chunk)]
+    }
+
+    /// The key of the scans of `chunk` whose field is listed under the head numbered `number` and has `byte`
+    /// after it, with the two bytes after that (`headFollowing`).
+    static func headFollowingKey(chunk: UInt32, byte: UInt8, number: UInt32) -> [UInt8] {
+        groupBytes(chunk) + [headFollowing, byte] + PieceVocabulary.bigEndian(number) + [place(chunk)]
     }
 
     /// The key of the scans of `chunk` that have trigram `gram` (its three bytes) past their fields' heads.

@@ -179,7 +179,8 @@ final class SearchIndexWriter {
                 pending += made.sets
                 pending += try pieceEntries(made.pieces, of: made.chunk, in: tables)
                 pending += made.uncovered ?? []
-                pending += try headNextEntries(made.headNext ?? [], of: made.chunk, in: tables)
+                pending += try headEntries(made.headNext ?? [], of: made.chunk, in: tables)
+                pending += try headEntries(made.headFollowing ?? [], of: made.chunk, in: tables)
                 pending += made.tailsAfter
                 if SearchIndex.place(made.chunk) == SearchIndex.chunksPerGroup - 1 { try appendPending(to: tables) }
             } else {
@@ -320,15 +321,15 @@ final class SearchIndexWriter {
             }
         }
         try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
-                         SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated], of: chunk, in: tables)
+                         SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated], of: chunk, in: tables)
         for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
         }
         if let uncovered = values.uncovered() {
             for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
         }
-        let headNext = values.headNext() ?? []
-        for (key, value) in try headNextEntries(headNext, of: chunk, in: tables) { try tables.put(.search, key, value) }
+        for (key, value) in try headEntries(values.headNext() ?? [], of: chunk, in: tables) { try tables.put(.search, key, value) }
+        for (key, value) in try headEntries(values.headFollowing() ?? [], of: chunk, in: tables) { try tables.put(.search, key, value) }
         for (key, value) in SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: chunk) { try tables.put(.search, key, value) }
     }
 
@@ -342,16 +343,30 @@ final class SearchIndexWriter {
         }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
-    /// The entries of `chunk`'s sets of each head by the byte after it (`ChunkValues.headNext`), sealed, in
-    /// key order; each head by its number (`PieceVocabulary`: a head is listed, and so numbered already).
-    private func headNextEntries(_ sets: [(head: [UInt8], byte: UInt8, members: [UInt8])], of chunk: UInt32,
-                                 in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
+    /// The entries of `chunk`'s sets of each head by the byte after it (`ChunkValues.headNext`), or of those
+    /// with the two bytes after that (`ChunkValues.headFollowing`), sealed, in key order; each head by its
+    /// number (`PieceVocabulary`: a head is listed, and so numbered already).
+    private func headEntries(_ sets: [(head: [UInt8], byte: UInt8, members: [UInt8])], of chunk: UInt32,
+                             in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
+        try headEntries(sets.map { ($0.head, $0.byte, $0.members) }, of: chunk, in: tables) {
+            SearchIndex.headNextKey(chunk: chunk, number: $0, byte: $1)
+        }
+    }
+
+    private func headEntries(_ sets: [(head: [UInt8], byte: UInt8, entries: [UInt8])], of chunk: UInt32,
+                             in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
+        try headEntries(sets.map { ($0.head, $0.byte, $0.entries) }, of: chunk, in: tables) {
+            SearchIndex.headFollowingKey(chunk: chunk, byte: $1, number: $0)
+        }
+    }
+
+    private func headEntries(_ sets: [([UInt8], UInt8, [UInt8])], of chunk: UInt32, in tables: any ModelTables,
+                             key: (_ number: UInt32, _ byte: UInt8) -> [UInt8]) throws -> [(key: [UInt8], value: [UInt8])] {
         var entries: [(key: [UInt8], value: [UInt8])] = []
         entries.reserveCapacity(sets.count)
-        for set in sets {
-            let number = try vocabulary.number(of: ChunkValues.own, set.head, in: tables)
-            let key = SearchIndex.headNextKey(chunk: chunk, number: number, byte: set.byte)
-            entries.append((key, SealedValue.seal(key: key, set.members)))
+        for (head, byte, value) in sets {
+            let key = key(try vocabulary.number(of: ChunkValues.own, head, in: tables), byte)
+            entries.append((key, SealedValue.seal(key: key, value)))
         }
         entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
         return entries

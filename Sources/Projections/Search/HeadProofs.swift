@@ -1,0 +1,197 @@
+import SystemCalls
+
+/// The scans that hold a needle (4 bytes or more) ending two or three bytes past a head a field is listed
+/// under (`ChunkValues.headFollowing`): a field listed under head `H` with bytes `b1 b2 b3` after it holds
+/// every needle that is a suffix of `H` followed by `b1 b2`, or by `b1 b2 b3` (`burb-6d`, `r-51`, `-283`: from
+/// a code's shared head into its random part). Asked, as `TailProofs` is, only for a chunk with candidates no
+/// piece proves (after its trigrams are read, or between them, `likelyProven`), and only when some of the
+/// scans' own pieces ends with the needle's start (looked up in the vocabulary the first time). The sets of a
+/// group's chunks for one byte after the head lie together (`SearchIndex.headFollowingKey`), read once for the
+/// group: one range for a needle that many heads end with (`-283`: every code head ends in `-`), a range
+/// per head for a few.
+final class HeadProofs {
+    private let needle: [UInt8]
+    private let tables: any ModelTables
+    /// The numbers of the scans' own pieces that end with all of the needle but its last two bytes, and but
+    /// its last three, sorted; nil until looked up.
+    private var heads: (two: [UInt32], three: [UInt32])?
+    private var group: UInt32?
+    private var proofs: [ChunkBits?] = []
+    /// Whether the group read last proved a scan (`likelyProven`).
+    private var provedLately = true
+
+    /// Up to this many heads are read a range each; more, the range of every head with the byte after it.
+    static let fewHeads = 8
+
+    init(needle: [UInt8], tables: any ModelTables) {
+        self.needle = needle
+        self.tables = tables
+    }
+
+    /// The scans of `chunk` proven so; nil: none.
+    func proven(chunk: UInt32) throws -> ChunkBits? {
+        // A shorter needle's sets are exact: nothing to prove, and the vocabulary is not read for it.
+        guard needle.count >= ChunkValues.shortest else { return nil }
+        let heads = try self.heads ?? findHeads()
+        self.heads = heads
+        guard !heads.two.isEmpty || !heads.three.isEmpty else { return nil }
+        if group != SearchIndex.group(of: chunk) {
+            group = SearchIndex.group(of: chunk)
+            proofs = Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup))
+            let n = needle.count
+            try read(heads.two, byte: needle[n - 2], then: needle[n - 1], and: nil, chunk: chunk)
+            try read(heads.three, byte: needle[n - 3], then: needle[n - 2], and: needle[n - 1], chunk: chunk)
+            provedLately = proofs.contains { $0.map { !$0.isEmpty } ?? false }
+        }
+        return proofs[Int(SearchIndex.place(chunk))]
+    }
+
+    /// `proven(chunk:)` when its group is read already or the group read before proved a scan; else nil.
+    func likelyProven(chunk: UInt32) throws -> ChunkBits? {
+        guard provedLately || group == SearchIndex.group(of: chunk) else { return nil }
+        return try proven(chunk: chunk)
+    }
+
+    /// Adds to `proofs` the scans of `chunk`'s group listed under one of `heads` with `byte` after it and then
+    /// `second` (and `third`, unless nil).
+    private func read(_ heads: [UInt32], byte: UInt8, then second: UInt8, and third: UInt8?, chunk: UInt32) throws {
+        guard !heads.isEmpty else { return }
+        let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, byte]
+        let keyLength = prefix.count + 5
+        func take(_ key: [UInt8], _ value: UnsafeRawBufferPointer) {
+            guard key.count == keyLength, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return }
+            var proven = proofs[Int(place)] ?? ChunkBits()
+            HeadFollowers.forEach(SealedValue.body(value)) { offset, next, after in
+                if next == second && (third == nil || after == third) { proven.insert(offset) }
+            }
+            proofs[Int(place)] = proven
+        }
+        if heads.count <= HeadProofs.fewHeads {
+            for head in heads {
+                try tables.forEach(.search, prefix: prefix + PieceVocabulary.bigEndian(head)) { key, value in
+                    take(key, value)
+                    return true
+                }
+            }
+        } else {
+            try tables.forEach(.search, prefix: prefix) { key, value in
+                guard key.count == keyLength else { return true }
+                let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                if HeadProofs.holds(heads, number) { take(key, value) }
+                return true
+            }
+        }
+    }
+
+    /// Whether the sorted `numbers` hold `number`.
+    private static func holds(_ numbers: [UInt32], _ number: UInt32) -> Bool {
+        var low = 0, high = numbers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if numbers[middle] < number { low = middle + 1 } else { high = middle }
+        }
+        return low < numbers.count && numbers[low] == number
+    }
+
+    /// The scans' own pieces that end with all of the needle but its last two bytes, and but its last three:
+    /// one pass over the vocabulary (each holds the shorter start).
+    private func findHeads() throws -> (two: [UInt32], three: [UInt32]) {
+        var two: [UInt32] = [], three: [UInt32] = []
+        try needle.withUnsafeBytes { needle in
+            let startTwo = UnsafeRawBufferPointer(rebasing: needle.dropLast(2))
+            let startThree = UnsafeRawBufferPointer(rebasing: needle.dropLast(3))
+            func ends(_ bytes: UnsafeRawBufferPointer, with start: UnsafeRawBufferPointer) -> Bool {
+                bytes.count >= start.count
+                    && ByteSearch.equal(bytes.baseAddress! + (bytes.count - start.count), start.baseAddress!, count: start.count)
+            }
+            try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
+                guard key.count == 9, let block = key.withUnsafeBytes({ PieceVocabulary.number(UnsafeRawBufferPointer(rebasing: $0[5...])) })
+                else { return true }
+                ChunkValues.forEachListed(SealedValue.body(value), holding: startThree) { index, source, bytes in
+                    guard source == ChunkValues.own else { return }
+                    let number = block * UInt32(PieceVocabulary.perBlock) + UInt32(index)
+                    if ends(bytes, with: startTwo) { two.append(number) }
+                    if ends(bytes, with: startThree) { three.append(number) }
+                }
+                return true
+            }
+        }
+        return (two.sorted(), three.sorted())
+    }
+}
+
+/// The stored form of a head's scans by the byte after it with the two bytes that follow
+/// (`SearchIndex.headFollowing`): per field, in the order of their scans, the gap from the scan before (the
+/// first's from -1; 0 for a second field of one scan) as a LEB128 varint, then its two bytes (the second 0
+/// where the field ends first: no needle holds a 0). Every field is kept, so that the entries are all that
+/// follows the head and byte in the chunk's scans.
+enum HeadFollowers {
+    /// The stored form of `sorted` (by offset, then bytes; a repeat is kept once).
+    static func entries(_ sorted: some Sequence<(offset: Int, second: UInt8, third: UInt8)>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var previous = (offset: -1, second: UInt8(0), third: UInt8(0))
+        for entry in sorted where entry != previous {
+            var gap = entry.offset - previous.offset
+            while gap >= 0x80 {
+                bytes.append(UInt8(gap & 0x7F) | 0x80)
+                gap >>= 7
+            }
+            bytes.append(UInt8(gap))
+            bytes.append(entry.second)
+            bytes.append(entry.third)
+            previous = entry
+        }
+        return bytes
+    }
+
+    /// Calls `body` with each entry of a stored form, in order; false when the bytes are not one (a varint of
+    /// more than 3 bytes or cut short, a first gap of 0, a scan past the chunk, an entry without its two
+    /// bytes), after the entries read before the damage.
+    @discardableResult
+    static func forEach(_ value: UnsafeRawBufferPointer, _ body: (_ offset: Int, _ second: UInt8, _ third: UInt8) -> Void) -> Bool {
+        var at = 0, previous = -1
+        while at < value.count {
+            var gap = 0, shift = 0
+            while true {
+                guard at < value.count, shift < 21 else { return false }
+                let byte = value[at]
+                at += 1
+                gap |= Int(byte & 0x7F) << shift
+                shift += 7
+                if byte & 0x80 == 0 { break }
+            }
+            let offset = previous + gap
+            guard offset >= 0, offset < ChunkBits.scansPerChunk, at + 2 <= value.count else { return false }
+            body(offset, value[at], value[at + 1])
+            at += 2
+            previous = offset
+        }
+        return true
+    }
+}
+
+/// What proves a needle's matches at a piece's edges, past a head (`HeadProofs`) or before a tail
+/// (`TailProofs`), asked together by `IndexedSearch`.
+struct EdgeProofs {
+    let heads: HeadProofs
+    let tails: TailProofs
+
+    init(needle: [UInt8], tables: any ModelTables) {
+        heads = HeadProofs(needle: needle, tables: tables)
+        tails = TailProofs(needle: needle, tables: tables)
+    }
+
+    func proven(chunk: UInt32) throws -> ChunkBits? {
+        EdgeProofs.union(try heads.proven(chunk: chunk), try tails.proven(chunk: chunk))
+    }
+
+    func likelyProven(chunk: UInt32) throws -> ChunkBits? {
+        EdgeProofs.union(try heads.likelyProven(chunk: chunk), try tails.likelyProven(chunk: chunk))
+    }
+
+    private static func union(_ a: ChunkBits?, _ b: ChunkBits?) -> ChunkBits? {
+        guard var a else { return b }
+        if let b { a.formUnion(b) }
+        return a
+    }
+}
