@@ -708,6 +708,38 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A candidate whose needle's start is not past a head (`s-28283` for `s-283`: `-28` ends its head `s-28`,
+    /// `283` is past it) is no match once every match across a head's end is proven
+    /// (`IndexedSearch.startsPastHeads`), while the matches of every other place are still found: across a
+    /// head's end by one to three bytes (proven) or by four, wholly past a head, in a field that no head holds,
+    /// in a report's message; the index answers as reading every row does, live and as of a point.
+    @Test func candidatesWhoseNeedleDoesNotStartPastAHeadAreNoMatches() throws {
+        let hex = Array("0123456789abcdef")
+        // Scan ids under the head `s-28`; codes under `…/c/pw-`, four with `2831` just past it (more candidates
+        // a chunk than `IndexedSearch.fewLeft`, so that the sets are asked rather than the rows read).
+        func id(_ n: Int) -> String { [5: "s-28283", 6: "s-28312", 7: "s-28300"][n] ?? "s-28\(100 + n)" }
+        func code(_ n: Int) -> String {
+            "https://v.example/c/pw-" + ([10: "283aq", 11: "9-283q", 12: "2831q", 13: "x2831q", 14: "2831r", 15: "2831s", 16: "2831t"][n] ?? "\(hex[n % 16])\(7_919 * n)q")
+        }
+        let at = ChunkValuesTests.tenSecondClock()
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+        for n in 0..<120 {
+            lines.append(Ev.scan(id(n), by: "ines", at: at(), code: code(n), productName: "Powercore", category: "Electronics",
+                                 result: "counterfeit", mode: "single", extra: n == 20 ? #","notes":"ref -2831 x""# : ""))
+        }
+        lines.append(Ev.report(id(30), reason: "packaging", by: "ines", at: at(), extra: #","message":"lot -2831 bad""#))
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try store.auditPages() == nil)
+        for needle in ["s-283", "-283", "w-283", "w-2831", "/pw-2831", "c/pw-2831", "pw-283a", "pw-28", "/pw-283", "c/pw-2", "s-2831",
+                       "-2831", "8283", "s-28283", "-28312"] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 200
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            try SearchIndexTests.expectSame(store, q, asOf: .seq(60))
+        }
+    }
+
     /// A needle that starts one or two bytes before a code's tail (`f?lo`, `29?lo`, from its random part into
     /// its lot) has its matches proven by the sets of what comes before the tails, stored for the chunk; the
     /// index answers as reading every row does, live and as of a point, for those and for needles the sets
@@ -808,7 +840,7 @@ extension SnapshotReplayTests {
         #expect(try newSets() == 0)
         #expect(try store.auditPages() == nil)
         func expectAllSame() throws {
-            for needle in ["/pw-a", "f7", "a?lot", "1q?lo", "powercore", "e"] {
+            for needle in ["/pw-a", "f7", "a?lot", "1q?lo", "powercore", "e", "pw-a7", "w-a79", "-a79"] {
                 var q = HistoryQuery(); q.search = needle; q.limit = 200
                 try SearchIndexTests.expectSame(store, q, asOf: nil)
             }

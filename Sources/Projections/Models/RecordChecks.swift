@@ -86,7 +86,7 @@ extension ModelTable {
         case SearchIndex.tailsRepeated:
             guard key.count == 6 else { return "the repeated tails' key of \(key.count) bytes" }
         case SearchIndex.headFollowing:
-            guard key.count == 11 else { return "a head's next bytes' key of \(key.count) bytes" }
+            guard key.count == 12 else { return "a head's next bytes' key of \(key.count) bytes" }
             guard SealedValue.isSound(key: key, value: value) else { return "the search set's check does not match its bytes" }
             return HeadFollowers.forEach(SealedValue.body(value)) { _, _, _ in } ? nil : "a head's next bytes that do not read"
         default:

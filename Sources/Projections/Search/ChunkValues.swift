@@ -98,6 +98,11 @@ struct ChunkValues: ~Copyable {
     /// capacity.
     private var pairs: [UInt64] = []
     private var isCut = false
+    /// Whether every field's head is known (`listed` did not cut its list) and a piece's number fits the 26
+    /// bits `headFollowing` gives it (a chunk has far fewer: at most ~40 pieces a field, 10 fields a scan):
+    /// `uncovered`, `headNext` and `headFollowing` are made for a chunk together or not at all, since a query
+    /// rules candidates out only with all three (`IndexedSearch.startsPastHeads`).
+    private var headsAreKnown: Bool { !isCut && headPieces.count == textEnds.count && count < 1 << 26 }
     /// A bit per trigram (2 MB, made when first needed): those of the covered heads, in `uncovered`.
     private var gramBits: [UInt64] = []
 
@@ -437,7 +442,7 @@ struct ChunkValues: ~Copyable {
     /// trigrams) is no match. Only the heads' trigrams get sets: for any other, every scan that has it has
     /// it outside a head, and the set would rule nothing out (a query finds no set and rules out nothing).
     mutating func uncovered() -> [(gram: UInt32, members: ChunkBits)]? {
-        guard !isCut, headPieces.count == textEnds.count else { return nil }
+        guard headsAreKnown else { return nil }
         if gramBits.isEmpty { gramBits = [UInt64](repeating: 0, count: 1 << 18) }
         var covered: [UInt32] = []
         var done = [Bool](repeating: false, count: count)
@@ -492,7 +497,7 @@ struct ChunkValues: ~Copyable {
     /// 79 ms, at ten million scans. A field that starts with the head and then that byte holds the needle
     /// whenever the head ends with all of the needle but its last byte.
     mutating func headNext() -> [(head: [UInt8], byte: UInt8, members: [UInt8])]? {
-        guard !isCut, headPieces.count == textEnds.count else { return nil }
+        guard headsAreKnown else { return nil }
         var pairs = takePairs()
         defer { givePairs(pairs) }
         var textFrom = 0
@@ -525,7 +530,7 @@ struct ChunkValues: ~Copyable {
     /// random part) is in no piece, and its matches were each a row read: 837 to 2,157 rows, 56–103 ms, at ten
     /// million scans.
     mutating func headFollowing() -> [(head: [UInt8], byte: UInt8, entries: [UInt8])]? {
-        guard !isCut, headPieces.count == textEnds.count else { return nil }
+        guard headsAreKnown else { return nil }
         var pairs = takePairs()
         defer { givePairs(pairs) }
         var textFrom = 0
@@ -534,11 +539,11 @@ struct ChunkValues: ~Copyable {
                 let end = Int(fields[k] >> 16), textEnd = Int(textEnds[k])
                 defer { textFrom = textEnd }
                 let head = Int(headPieces[k])
-                guard head >= 0, head < 1 << 24, sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
+                guard head >= 0, sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
                 let next = textFrom + Int(lengths[head])
                 guard next + 1 < textEnd else { continue }
                 let third = next + 2 < textEnd ? UInt64(texts[next + 2]) : 0
-                pairs.append(UInt64(head) << 40 | UInt64(texts[next]) << 32 | (fields[k] & 0xFFFF) << 16
+                pairs.append(UInt64(head) << 38 | UInt64(texts[next]) << 30 | (fields[k] & 0x3FFF) << 16
                              | UInt64(texts[next + 1]) << 8 | third)
             }
         }
@@ -547,11 +552,11 @@ struct ChunkValues: ~Copyable {
         var start = 0
         while start < pairs.count {
             var end = start + 1
-            while end < pairs.count && pairs[end] >> 32 == pairs[start] >> 32 { end += 1 }
+            while end < pairs.count && pairs[end] >> 30 == pairs[start] >> 30 { end += 1 }
             let entries = HeadFollowers.entries(pairs[start..<end].lazy.map {
-                (offset: Int($0 >> 16 & 0xFFFF), second: UInt8(truncatingIfNeeded: $0 >> 8), third: UInt8(truncatingIfNeeded: $0))
+                (offset: Int($0 >> 16 & 0x3FFF), second: UInt8(truncatingIfNeeded: $0 >> 8), third: UInt8(truncatingIfNeeded: $0))
             })
-            sets.append((Array(bytes(ofPiece: Int(pairs[start] >> 40))), UInt8(truncatingIfNeeded: pairs[start] >> 32), entries))
+            sets.append((Array(bytes(ofPiece: Int(pairs[start] >> 38))), UInt8(truncatingIfNeeded: pairs[start] >> 30), entries))
             start = end
         }
         return sets

@@ -6,9 +6,9 @@ import SystemCalls
 /// a code's shared head into its random part). Asked, as `TailProofs` is, only for a chunk with candidates no
 /// piece proves (after its trigrams are read, or between them, `likelyProven`), and only when some of the
 /// scans' own pieces ends with the needle's start (looked up in the vocabulary the first time). The sets of a
-/// group's chunks for one byte after the head lie together (`SearchIndex.headFollowingKey`), read once for the
-/// group: one range for a needle that many heads end with (`-283`: every code head ends in `-`), a range
-/// per head for a few.
+/// group's chunks of the heads that end with one byte and have another after them lie together
+/// (`SearchIndex.headFollowingKey`): one range a group, however many heads the needle may run past (`-283`:
+/// every code's head ends in `-`).
 final class HeadProofs {
     private let needle: [UInt8]
     private let tables: any ModelTables
@@ -19,9 +19,6 @@ final class HeadProofs {
     private var proofs: [ChunkBits?] = []
     /// Whether the group read last proved a scan (`likelyProven`).
     private var provedLately = true
-
-    /// Up to this many heads are read a range each; more, the range of every head with the byte after it.
-    static let fewHeads = 8
 
     init(needle: [UInt8], tables: any ModelTables) {
         self.needle = needle
@@ -39,8 +36,8 @@ final class HeadProofs {
             group = SearchIndex.group(of: chunk)
             proofs = Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup))
             let n = needle.count
-            try read(heads.two, byte: needle[n - 2], then: needle[n - 1], and: nil, chunk: chunk)
-            try read(heads.three, byte: needle[n - 3], then: needle[n - 2], and: needle[n - 1], chunk: chunk)
+            try read(heads.two, last: needle[n - 3], byte: needle[n - 2], then: needle[n - 1], and: nil, chunk: chunk)
+            try read(heads.three, last: needle[n - 4], byte: needle[n - 3], then: needle[n - 2], and: needle[n - 1], chunk: chunk)
             provedLately = proofs.contains { $0.map { !$0.isEmpty } ?? false }
         }
         return proofs[Int(SearchIndex.place(chunk))]
@@ -52,34 +49,24 @@ final class HeadProofs {
         return try proven(chunk: chunk)
     }
 
-    /// Adds to `proofs` the scans of `chunk`'s group listed under one of `heads` with `byte` after it and then
-    /// `second` (and `third`, unless nil).
-    private func read(_ heads: [UInt32], byte: UInt8, then second: UInt8, and third: UInt8?, chunk: UInt32) throws {
+    /// Whether `chunk`'s group is read already.
+    func hasRead(chunk: UInt32) -> Bool { group == SearchIndex.group(of: chunk) }
+
+    /// Adds to `proofs` the scans of `chunk`'s group listed under one of `heads` (which end with `last`) with
+    /// `byte` after it and then `second` (and `third`, unless nil).
+    private func read(_ heads: [UInt32], last: UInt8, byte: UInt8, then second: UInt8, and third: UInt8?, chunk: UInt32) throws {
         guard !heads.isEmpty else { return }
-        let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, byte]
-        let keyLength = prefix.count + 5
-        func take(_ key: [UInt8], _ value: UnsafeRawBufferPointer) {
-            guard key.count == keyLength, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return }
+        let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, last, byte]
+        try tables.forEach(.search, prefix: prefix) { key, value in
+            guard key.count == prefix.count + 5, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
+            let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard HeadProofs.holds(heads, number) else { return true }
             var proven = proofs[Int(place)] ?? ChunkBits()
             HeadFollowers.forEach(SealedValue.body(value)) { offset, next, after in
                 if next == second && (third == nil || after == third) { proven.insert(offset) }
             }
             proofs[Int(place)] = proven
-        }
-        if heads.count <= HeadProofs.fewHeads {
-            for head in heads {
-                try tables.forEach(.search, prefix: prefix + PieceVocabulary.bigEndian(head)) { key, value in
-                    take(key, value)
-                    return true
-                }
-            }
-        } else {
-            try tables.forEach(.search, prefix: prefix) { key, value in
-                guard key.count == keyLength else { return true }
-                let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                if HeadProofs.holds(heads, number) { take(key, value) }
-                return true
-            }
+            return true
         }
     }
 
@@ -94,7 +81,8 @@ final class HeadProofs {
     }
 
     /// The scans' own pieces that end with all of the needle but its last two bytes, and but its last three:
-    /// one pass over the vocabulary (each holds the shorter start).
+    /// one pass over the vocabulary, each piece's end compared (looking for the start anywhere in the blocks'
+    /// bytes first, as `PieceMatches` does for the needle, found a `-` in most pieces for `-283`: 6 ms).
     private func findHeads() throws -> (two: [UInt32], three: [UInt32]) {
         var two: [UInt32] = [], three: [UInt32] = []
         try needle.withUnsafeBytes { needle in
@@ -107,8 +95,8 @@ final class HeadProofs {
             try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
                 guard key.count == 9, let block = key.withUnsafeBytes({ PieceVocabulary.number(UnsafeRawBufferPointer(rebasing: $0[5...])) })
                 else { return true }
-                ChunkValues.forEachListed(SealedValue.body(value), holding: startThree) { index, source, bytes in
-                    guard source == ChunkValues.own else { return }
+                ChunkValues.forEachListed(SealedValue.body(value)) { index, source, bytes in
+                    guard source == ChunkValues.own, bytes.last == startTwo.last || bytes.last == startThree.last else { return }
                     let number = block * UInt32(PieceVocabulary.perBlock) + UInt32(index)
                     if ends(bytes, with: startTwo) { two.append(number) }
                     if ends(bytes, with: startThree) { three.append(number) }
@@ -188,6 +176,9 @@ struct EdgeProofs {
     func likelyProven(chunk: UInt32) throws -> ChunkBits? {
         EdgeProofs.union(try heads.likelyProven(chunk: chunk), try tails.likelyProven(chunk: chunk))
     }
+
+    /// Whether the sets of `chunk`'s group were read already (by `likelyProven`).
+    func haveRead(chunk: UInt32) -> Bool { heads.hasRead(chunk: chunk) || tails.hasRead(chunk: chunk) }
 
     private static func union(_ a: ChunkBits?, _ b: ChunkBits?) -> ChunkBits? {
         guard var a else { return b }

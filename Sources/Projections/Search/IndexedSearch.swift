@@ -37,12 +37,16 @@ struct IndexedSearch {
             ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: !replaying, in: models.tables) } : nil
         let orders = (fields: GramOrder(needle: needle, flag: 0), messages: GramOrder(needle: needle, flag: SearchIndex.messageFlag))
         let edges = EdgeProofs(needle: needle, tables: models.tables)
+        // Candidates are ruled out by where the needle starts only in an index of the current form, whose
+        // chunks have the sets of what follows heads wherever they have the sets past the heads.
+        let current = !isExact && needle.count <= IndexedSearch.longestStart ? try models.searchIndexIsCurrent() : false
         var chunk = SearchIndex.chunk(of: last)
         while true {
             let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
             let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
             if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying,
-                                                         matches: matches, orders: orders, edges: edges) {
+                                                         matches: matches, orders: orders, edges: edges,
+                                                         edgesAreAll: current && matches?.headsAreAll ?? false) {
                 let base = SearchIndex.first(of: chunk)
                 if unsure == nil && ordinals.count >= limit {
                     total += candidates.count
@@ -90,7 +94,7 @@ struct IndexedSearch {
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
                             replaying: Bool, matches: PieceMatches?,
                             orders: (fields: GramOrder, messages: GramOrder),
-                            edges: EdgeProofs) throws -> (ChunkBits, unsure: ChunkBits?)? {
+                            edges: EdgeProofs, edgesAreAll: Bool) throws -> (ChunkBits, unsure: ChunkBits?)? {
         // What the other filters allow, first: a needle's sets are then read only where it can match.
         var allowed = ChunkBits()
         allowed.words = [UInt64](repeating: .max, count: ChunkBits.words)
@@ -144,9 +148,20 @@ struct IndexedSearch {
                 left.subtract(out)
                 bits.subtract(out)
             }
-            // Those left may hold it from just past a head or before a tail: read for chunks with rows to
-            // spare, once for their group (`needleSet` may have).
-            if !left.isEmpty, let fromEdges = try edges.proven(chunk: chunk) { left.subtract(fromEdges) }
+            // Those left may hold it from just past a head or before a tail: read once for their group (when
+            // `needleSet` has not), for chunks with more rows left than the sets are likely to cost.
+            if left.count > IndexedSearch.fewLeft || edges.haveRead(chunk: chunk) {
+                if let fromEdges = try edges.proven(chunk: chunk) { left.subtract(fromEdges) }
+                // Those left that do not have the needle's start past a head either are no matches, once
+                // every match across a head's end was proven.
+                if !left.isEmpty, edgesAreAll, let starts = try startsPastHeads(chunk: chunk) {
+                    var out = left
+                    out.subtract(starts)
+                    if let messages { out.subtract(messages) }
+                    left.subtract(out)
+                    bits.subtract(out)
+                }
+            }
             // Every candidate proven: the chunk's count is exact, and only its page's rows are read.
             unsure = left.isEmpty ? nil : left
         }
@@ -162,6 +177,33 @@ struct IndexedSearch {
         let gram = UInt32(needle[n - 3]) << 16 | UInt32(needle[n - 2]) << 8 | UInt32(needle[n - 1])
         return try set(SearchIndex.uncoveredKey(gram: gram, chunk: chunk))
     }
+
+    /// The scans of `chunk` that have one of the needle's first trigrams past their fields' heads
+    /// (`ChunkValues.uncovered`: a trigram that ends past a head), the first `max(1, count - 5)` of them;
+    /// nil when the chunk keeps no set for one of them, or the needle is longer than `longestStart`.
+    ///
+    /// Why: a needle's trigrams may all be in a scan without the needle (`s-2812830` for `s-283`: `-28` at its
+    /// head's end, `283` past it), and such candidates were each a row read: 977 for `s-283` at ten million
+    /// scans. A match that no piece proves has the needle across the end of the head its field is listed
+    /// under, or past it. With one to three bytes past the head it is proven by the head's sets of what follows
+    /// it (`headNext`, `headFollowing`), when the query read all of them (`edgesAreAll`). With `k` ≥ 4 bytes past
+    /// it, or wholly past it, the needle's trigram at `max(0, count - k - 2)` starts at the head's last two
+    /// bytes or later: it is past the head, and it is one of the first `max(1, count - 5)` (the first, for a
+    /// needle wholly past).
+    private func startsPastHeads(chunk: UInt32) throws -> ChunkBits? {
+        guard needle.count >= ChunkValues.shortest, needle.count <= IndexedSearch.longestStart else { return nil }
+        var starts: ChunkBits?
+        for j in 0...max(0, needle.count - 6) {
+            let gram = UInt32(needle[j]) << 16 | UInt32(needle[j + 1]) << 8 | UInt32(needle[j + 2])
+            guard let set = try set(SearchIndex.uncoveredKey(gram: gram, chunk: chunk)) else { return nil }
+            if starts == nil { starts = set } else { starts!.formUnion(set) }
+        }
+        return starts
+    }
+
+    /// The longest needle whose candidates are ruled out by where it starts (`startsPastHeads`): three sets
+    /// a chunk.
+    static let longestStart = 8
 
     /// The scans of `chunk` that hold one of its shared pieces (`ChunkValues`) containing the needle
     /// (`matches`): matches without a row read. A piece's set holds those of the pieces that start with it,

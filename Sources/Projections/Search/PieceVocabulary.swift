@@ -234,6 +234,8 @@ struct PieceMatches {
     /// `maxHeads`: a field listed under one of them with that byte after it holds the needle
     /// (`SearchIndex.headNext`).
     private(set) var heads: [UInt32] = []
+    /// Whether `heads` holds every such piece (not more than `maxHeads` of them).
+    private(set) var headsAreAll = true
 
     /// The most heads a query reads the sets of in each chunk (a set read is a page touched); a needle that
     /// more heads end in gets its matches past them from the rows, as before.
@@ -263,7 +265,8 @@ struct PieceMatches {
             }
             return true
         }
-        self.heads = heads.count <= PieceMatches.maxHeads ? heads : []
+        headsAreAll = heads.count <= PieceMatches.maxHeads
+        self.heads = headsAreAll ? heads : []
         found.sort { $0.number < $1.number }
         numbers = found.map(\.number)
         // A piece's prefixes among the matched: by its text, in the order pieces of one source sort.

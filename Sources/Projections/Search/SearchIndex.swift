@@ -70,9 +70,10 @@ enum SearchIndex {
     /// chunk without it they prove nothing together.
     static let tailsRepeated: UInt8 = 0xD6
     /// The scans of `headNext`'s sets with the two bytes after the head's next byte (`ChunkValues.headFollowing`,
-    /// in `HeadFollowers`' form), keyed by that byte before the head, `[headFollowing, byte, head's number]`, so
-    /// that every head's of a byte in a group is one range (a needle that all of a code's heads end with,
-    /// `-283`): the matches of a needle that ends two or three bytes past a head. Kept as `headNext` is.
+    /// in `HeadFollowers`' form), keyed by the head's last byte and that byte before the head's number,
+    /// `[headFollowing, last, byte, head's number]`, so that the heads a needle may run past in a group are one
+    /// range, however many (`-283`: every code's head ends in `-`), and few others: the matches of a needle
+    /// that ends two or three bytes past a head. Kept as `headNext` is.
     static let headFollowing: UInt8 = 0xD7
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
@@ -157,10 +158,10 @@ enum SearchIndex {
         groupBytes(chunk) + [headNext] + PieceVocabulary.bigEndian(number) + [byte, place(chunk)]
     }
 
-    /// The key of the scans of `chunk` whose field is listed under the head numbered `number` and has `byte`
-    /// after it, with the two bytes after that (`headFollowing`).
-    static func headFollowingKey(chunk: UInt32, byte: UInt8, number: UInt32) -> [UInt8] {
-        groupBytes(chunk) + [headFollowing, byte] + PieceVocabulary.bigEndian(number) + [place(chunk)]
+    /// The key of the scans of `chunk` whose field is listed under the head numbered `number`, whose last byte
+    /// is `last`, and has `byte` after it, with the two bytes after that (`headFollowing`).
+    static func headFollowingKey(chunk: UInt32, last: UInt8, byte: UInt8, number: UInt32) -> [UInt8] {
+        groupBytes(chunk) + [headFollowing, last, byte] + PieceVocabulary.bigEndian(number) + [place(chunk)]
     }
 
     /// The key of the scans of `chunk` that have trigram `gram` (its three bytes) past their fields' heads.

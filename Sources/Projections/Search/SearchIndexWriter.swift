@@ -348,24 +348,24 @@ final class SearchIndexWriter {
     /// number (`PieceVocabulary`: a head is listed, and so numbered already).
     private func headEntries(_ sets: [(head: [UInt8], byte: UInt8, members: [UInt8])], of chunk: UInt32,
                              in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
-        try headEntries(sets.map { ($0.head, $0.byte, $0.members) }, of: chunk, in: tables) {
-            SearchIndex.headNextKey(chunk: chunk, number: $0, byte: $1)
+        try headEntries(sets.map { ($0.head, $0.byte, $0.members) }, of: chunk, in: tables) { number, _, byte in
+            SearchIndex.headNextKey(chunk: chunk, number: number, byte: byte)
         }
     }
 
     private func headEntries(_ sets: [(head: [UInt8], byte: UInt8, entries: [UInt8])], of chunk: UInt32,
                              in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
-        try headEntries(sets.map { ($0.head, $0.byte, $0.entries) }, of: chunk, in: tables) {
-            SearchIndex.headFollowingKey(chunk: chunk, byte: $1, number: $0)
+        try headEntries(sets.map { ($0.head, $0.byte, $0.entries) }, of: chunk, in: tables) { number, head, byte in
+            SearchIndex.headFollowingKey(chunk: chunk, last: head.last ?? 0, byte: byte, number: number)
         }
     }
 
     private func headEntries(_ sets: [([UInt8], UInt8, [UInt8])], of chunk: UInt32, in tables: any ModelTables,
-                             key: (_ number: UInt32, _ byte: UInt8) -> [UInt8]) throws -> [(key: [UInt8], value: [UInt8])] {
+                             key: (_ number: UInt32, _ head: [UInt8], _ byte: UInt8) -> [UInt8]) throws -> [(key: [UInt8], value: [UInt8])] {
         var entries: [(key: [UInt8], value: [UInt8])] = []
         entries.reserveCapacity(sets.count)
         for (head, byte, value) in sets {
-            let key = key(try vocabulary.number(of: ChunkValues.own, head, in: tables), byte)
+            let key = key(try vocabulary.number(of: ChunkValues.own, head, in: tables), head, byte)
             entries.append((key, SealedValue.seal(key: key, value)))
         }
         entries.sort { $0.key.lexicographicallyPrecedes($1.key) }

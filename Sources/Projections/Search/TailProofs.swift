@@ -58,6 +58,9 @@ final class TailProofs {
         return try proven(chunk: chunk)
     }
 
+    /// Whether `chunk`'s group is read already.
+    func hasRead(chunk: UInt32) -> Bool { group == SearchIndex.group(of: chunk) }
+
     private var none: [ChunkBits?] { Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup)) }
 
     private func add(_ more: [ChunkBits?]) {
