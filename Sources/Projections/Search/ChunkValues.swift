@@ -500,17 +500,10 @@ struct ChunkValues: ~Copyable {
         guard headsAreKnown else { return nil }
         var pairs = takePairs()
         defer { givePairs(pairs) }
-        var textFrom = 0
-        texts.withUnsafeBytes { texts in
-            for k in 0..<textEnds.count {
-                let end = Int(fields[k] >> 16), textEnd = Int(textEnds[k])
-                defer { textFrom = textEnd }
-                let head = Int(headPieces[k])
-                guard head >= 0, sources[Int(fieldPieces[end - 1])] == ChunkValues.own, Int(lengths[head]) < textEnd - textFrom
-                else { continue }
-                let byte = texts[textFrom + Int(lengths[head])]
-                pairs.append(ChunkValues.pair(set: UInt64(head) << 8 | UInt64(byte), offset: fields[k]))
-            }
+        forEachFieldUnderAHead { field, head, text in
+            let length = Int(lengths[head])
+            guard length < text.count else { return }
+            pairs.append(ChunkValues.pair(set: UInt64(head) << 8 | UInt64(text[length]), offset: field))
         }
         var sets: [(head: [UInt8], byte: UInt8, members: [UInt8])] = []
         ChunkValues.forEachSet(of: &pairs) { set, members in
@@ -533,19 +526,11 @@ struct ChunkValues: ~Copyable {
         guard headsAreKnown else { return nil }
         var pairs = takePairs()
         defer { givePairs(pairs) }
-        var textFrom = 0
-        texts.withUnsafeBytes { texts in
-            for k in 0..<textEnds.count {
-                let end = Int(fields[k] >> 16), textEnd = Int(textEnds[k])
-                defer { textFrom = textEnd }
-                let head = Int(headPieces[k])
-                guard head >= 0, sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
-                let next = textFrom + Int(lengths[head])
-                guard next + 1 < textEnd else { continue }
-                let third = next + 2 < textEnd ? UInt64(texts[next + 2]) : 0
-                pairs.append(UInt64(head) << 38 | UInt64(texts[next]) << 30 | (fields[k] & 0x3FFF) << 16
-                             | UInt64(texts[next + 1]) << 8 | third)
-            }
+        forEachFieldUnderAHead { field, head, text in
+            let next = Int(lengths[head])
+            guard next + 1 < text.count else { return }
+            let third = next + 2 < text.count ? UInt64(text[next + 2]) : 0
+            pairs.append(UInt64(head) << 38 | UInt64(text[next]) << 30 | (field & 0x3FFF) << 16 | UInt64(text[next + 1]) << 8 | third)
         }
         pairs.sort()
         var sets: [(head: [UInt8], byte: UInt8, entries: [UInt8])] = []
@@ -560,6 +545,21 @@ struct ChunkValues: ~Copyable {
             start = end
         }
         return sets
+    }
+
+    /// Calls `body` with each of the chunk's own fields that is listed under a head (`listed`): its entry in
+    /// `fields`, the head's piece, and its bytes.
+    private func forEachFieldUnderAHead(_ body: (_ field: UInt64, _ head: Int, _ text: UnsafeRawBufferPointer) -> Void) {
+        var textFrom = 0
+        texts.withUnsafeBytes { texts in
+            for k in 0..<textEnds.count {
+                let end = Int(fields[k] >> 16), textEnd = Int(textEnds[k])
+                defer { textFrom = textEnd }
+                let head = Int(headPieces[k])
+                guard head >= 0, sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
+                body(fields[k], head, UnsafeRawBufferPointer(rebasing: texts[textFrom..<textEnd]))
+            }
+        }
     }
 
     /// The scans of the chunk's own fields by what comes before a tail of theirs (`addTails`), for a query to

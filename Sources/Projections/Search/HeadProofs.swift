@@ -3,87 +3,25 @@ import SystemCalls
 /// The scans that hold a needle (4 bytes or more) ending two or three bytes past a head a field is listed
 /// under (`ChunkValues.headFollowing`): a field listed under head `H` with bytes `b1 b2 b3` after it holds
 /// every needle that is a suffix of `H` followed by `b1 b2`, or by `b1 b2 b3` (`burb-6d`, `r-51`, `-283`: from
-/// a code's shared head into its random part). Asked, as `TailProofs` is, only for a chunk with candidates no
-/// piece proves (after its trigrams are read, or between them, `likelyProven`), and only when some of the
-/// scans' own pieces ends with the needle's start (looked up in the vocabulary the first time). The sets of a
-/// group's chunks of the heads that end with one byte and have another after them lie together
-/// (`SearchIndex.headFollowingKey`): one range a group, however many heads the needle may run past (`-283`:
-/// every code's head ends in `-`).
-final class HeadProofs {
+/// a code's shared head into its random part). Read as `GroupProofs` reads, when some of the scans' own
+/// pieces ends with the needle's start. The sets of a group's chunks of the heads that end with one byte and
+/// have another after them lie together (`SearchIndex.headFollowingKey`): one range a group, however many
+/// heads the needle may run past (`-283`: every code's head ends in `-`).
+typealias HeadProofs = GroupProofs<HeadSets>
+
+struct HeadSets: ProofSets {
     private let needle: [UInt8]
-    private let tables: any ModelTables
     /// The numbers of the scans' own pieces that end with all of the needle but its last two bytes, and but
-    /// its last three, sorted; nil until looked up.
-    private var heads: (two: [UInt32], three: [UInt32])?
-    private var group: UInt32?
-    private var proofs: [ChunkBits?] = []
-    /// Whether the group read last proved a scan (`likelyProven`).
-    private var provedLately = true
+    /// its last three, sorted.
+    private let two: [UInt32], three: [UInt32]
 
-    init(needle: [UInt8], tables: any ModelTables) {
+    var mayProve: Bool { !two.isEmpty || !three.isEmpty }
+
+    /// Finds the heads: one pass over the vocabulary, each piece's end compared (looking for the start
+    /// anywhere in the blocks' bytes first, as `PieceMatches` does for the needle, found a `-` in most pieces
+    /// for `-283`: 6 ms).
+    init(needle: [UInt8], tables: any ModelTables) throws {
         self.needle = needle
-        self.tables = tables
-    }
-
-    /// The scans of `chunk` proven so; nil: none.
-    func proven(chunk: UInt32) throws -> ChunkBits? {
-        // A shorter needle's sets are exact: nothing to prove, and the vocabulary is not read for it.
-        guard needle.count >= ChunkValues.shortest else { return nil }
-        let heads = try self.heads ?? findHeads()
-        self.heads = heads
-        guard !heads.two.isEmpty || !heads.three.isEmpty else { return nil }
-        if group != SearchIndex.group(of: chunk) {
-            group = SearchIndex.group(of: chunk)
-            proofs = Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup))
-            let n = needle.count
-            try read(heads.two, last: needle[n - 3], byte: needle[n - 2], then: needle[n - 1], and: nil, chunk: chunk)
-            try read(heads.three, last: needle[n - 4], byte: needle[n - 3], then: needle[n - 2], and: needle[n - 1], chunk: chunk)
-            provedLately = proofs.contains { $0.map { !$0.isEmpty } ?? false }
-        }
-        return proofs[Int(SearchIndex.place(chunk))]
-    }
-
-    /// `proven(chunk:)` when its group is read already or the group read before proved a scan; else nil.
-    func likelyProven(chunk: UInt32) throws -> ChunkBits? {
-        guard provedLately || group == SearchIndex.group(of: chunk) else { return nil }
-        return try proven(chunk: chunk)
-    }
-
-    /// Whether `chunk`'s group is read already.
-    func hasRead(chunk: UInt32) -> Bool { group == SearchIndex.group(of: chunk) }
-
-    /// Adds to `proofs` the scans of `chunk`'s group listed under one of `heads` (which end with `last`) with
-    /// `byte` after it and then `second` (and `third`, unless nil).
-    private func read(_ heads: [UInt32], last: UInt8, byte: UInt8, then second: UInt8, and third: UInt8?, chunk: UInt32) throws {
-        guard !heads.isEmpty else { return }
-        let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, last, byte]
-        try tables.forEach(.search, prefix: prefix) { key, value in
-            guard key.count == prefix.count + 5, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
-            let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard HeadProofs.holds(heads, number) else { return true }
-            var proven = proofs[Int(place)] ?? ChunkBits()
-            HeadFollowers.forEach(SealedValue.body(value)) { offset, next, after in
-                if next == second && (third == nil || after == third) { proven.insert(offset) }
-            }
-            proofs[Int(place)] = proven
-            return true
-        }
-    }
-
-    /// Whether the sorted `numbers` hold `number`.
-    private static func holds(_ numbers: [UInt32], _ number: UInt32) -> Bool {
-        var low = 0, high = numbers.count
-        while low < high {
-            let middle = (low + high) / 2
-            if numbers[middle] < number { low = middle + 1 } else { high = middle }
-        }
-        return low < numbers.count && numbers[low] == number
-    }
-
-    /// The scans' own pieces that end with all of the needle but its last two bytes, and but its last three:
-    /// one pass over the vocabulary, each piece's end compared (looking for the start anywhere in the blocks'
-    /// bytes first, as `PieceMatches` does for the needle, found a `-` in most pieces for `-283`: 6 ms).
-    private func findHeads() throws -> (two: [UInt32], three: [UInt32]) {
         var two: [UInt32] = [], three: [UInt32] = []
         try needle.withUnsafeBytes { needle in
             let startTwo = UnsafeRawBufferPointer(rebasing: needle.dropLast(2))
@@ -104,7 +42,46 @@ final class HeadProofs {
                 return true
             }
         }
-        return (two.sorted(), three.sorted())
+        self.two = two.sorted()
+        self.three = three.sorted()
+    }
+
+    func read(groupOf chunk: UInt32, in tables: any ModelTables) throws -> [ChunkBits?] {
+        var proofs = [ChunkBits?](repeating: nil, count: Int(SearchIndex.chunksPerGroup))
+        let n = needle.count
+        try read(two, last: needle[n - 3], byte: needle[n - 2], then: needle[n - 1], and: nil, chunk: chunk, in: tables, into: &proofs)
+        try read(three, last: needle[n - 4], byte: needle[n - 3], then: needle[n - 2], and: needle[n - 1], chunk: chunk, in: tables,
+                 into: &proofs)
+        return proofs
+    }
+
+    /// Adds to `proofs` the scans of `chunk`'s group listed under one of `heads` (which end with `last`) with
+    /// `byte` after it and then `second` (and `third`, unless nil).
+    private func read(_ heads: [UInt32], last: UInt8, byte: UInt8, then second: UInt8, and third: UInt8?, chunk: UInt32,
+                      in tables: any ModelTables, into proofs: inout [ChunkBits?]) throws {
+        guard !heads.isEmpty else { return }
+        let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, last, byte]
+        try tables.forEach(.search, prefix: prefix) { key, value in
+            guard key.count == prefix.count + 5, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
+            let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard HeadSets.holds(heads, number) else { return true }
+            var proven = proofs[Int(place)] ?? ChunkBits()
+            HeadFollowers.forEach(SealedValue.body(value)) { offset, next, after in
+                if next == second && (third == nil || after == third) { proven.insert(offset) }
+            }
+            proofs[Int(place)] = proven
+            return true
+        }
+    }
+
+    /// Whether the sorted `numbers` hold `number`.
+    private static func holds(_ numbers: [UInt32], _ number: UInt32) -> Bool {
+        var low = 0, high = numbers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if numbers[middle] < number { low = middle + 1 } else { high = middle }
+        }
+        return low < numbers.count && numbers[low] == number
     }
 }
 
@@ -155,34 +132,5 @@ enum HeadFollowers {
             previous = offset
         }
         return true
-    }
-}
-
-/// What proves a needle's matches at a piece's edges, past a head (`HeadProofs`) or before a tail
-/// (`TailProofs`), asked together by `IndexedSearch`.
-struct EdgeProofs {
-    let heads: HeadProofs
-    let tails: TailProofs
-
-    init(needle: [UInt8], tables: any ModelTables) {
-        heads = HeadProofs(needle: needle, tables: tables)
-        tails = TailProofs(needle: needle, tables: tables)
-    }
-
-    func proven(chunk: UInt32) throws -> ChunkBits? {
-        EdgeProofs.union(try heads.proven(chunk: chunk), try tails.proven(chunk: chunk))
-    }
-
-    func likelyProven(chunk: UInt32) throws -> ChunkBits? {
-        EdgeProofs.union(try heads.likelyProven(chunk: chunk), try tails.likelyProven(chunk: chunk))
-    }
-
-    /// Whether the sets of `chunk`'s group were read already (by `likelyProven`).
-    func haveRead(chunk: UInt32) -> Bool { heads.hasRead(chunk: chunk) || tails.hasRead(chunk: chunk) }
-
-    private static func union(_ a: ChunkBits?, _ b: ChunkBits?) -> ChunkBits? {
-        guard var a else { return b }
-        if let b { a.formUnion(b) }
-        return a
     }
 }

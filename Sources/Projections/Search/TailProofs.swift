@@ -5,65 +5,43 @@ import SystemCalls
 /// needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6 bytes), or,
 /// for a longer needle, both at once for a scan whose tails start unlike (not `tailsRepeated`): the two bytes
 /// before a tail whose first four bytes begin the rest, and the second of them before a tail listed under a
-/// piece that starts with the rest, which is then the same tail (`29?lot=9`). Asked only for a chunk with
-/// candidates no piece proves (after its trigrams are read, or between them, `likelyProven`), and only when
-/// some piece has the shape (`TailShapes`, looked up the first time). The sets of a group's chunks lie
-/// together under one range of keys (`f?lo`: a hundred `?lot=NN` a chunk), read once for the group.
-final class TailProofs {
+/// piece that starts with the rest, which is then the same tail (`29?lot=9`). Read as `GroupProofs` reads,
+/// when some piece has the shape (`TailShapes`). The sets of a group's chunks lie together under one range of
+/// keys (`f?lo`: a hundred `?lot=NN` a chunk).
+typealias TailProofs = GroupProofs<TailSets>
+
+struct TailSets: ProofSets {
     private let needle: [UInt8]
-    private let tables: any ModelTables
-    private var shapes: TailShapes?
-    private var group: UInt32?
-    private var proofs: [ChunkBits?] = []
-    /// Whether the group read last proved a scan: a needle whose tail sets prove nothing there (one in scan
-    /// ids, `s-27625`) does not read the next group's before its trigrams do not settle it (`likelyProven`).
-    private var provedLately = true
+    private let shapes: TailShapes
 
-    init(needle: [UInt8], tables: any ModelTables) {
+    var mayProve: Bool { shapes.afterByte || shapes.afterTwo || shapes.afterTwoLong }
+
+    init(needle: [UInt8], tables: any ModelTables) throws {
         self.needle = needle
-        self.tables = tables
+        shapes = try needle.withUnsafeBytes { try TailShapes(needle: $0, in: tables) }
     }
 
-    /// The scans of `chunk` proven so; nil: none.
-    func proven(chunk: UInt32) throws -> ChunkBits? {
-        // A shorter needle's sets are exact: nothing to prove, and the vocabulary is not read for it.
-        guard needle.count >= ChunkValues.shortest else { return nil }
-        let shapes = try self.shapes ?? needle.withUnsafeBytes { try TailShapes(needle: $0, in: tables) }
-        self.shapes = shapes
-        guard shapes.afterByte || shapes.afterTwo || shapes.afterTwoLong else { return nil }
-        if group != SearchIndex.group(of: chunk) {
-            group = SearchIndex.group(of: chunk)
-            let prefix = SearchIndex.groupBytes(chunk)
-            proofs = shapes.afterByte ? try union(prefix + [SearchIndex.tailAfterByte] + needle) : none
-            if shapes.afterTwo { add(try union(prefix + [SearchIndex.tailAfterTwo] + needle)) }
-            if shapes.afterTwoLong {
-                let before = try union(prefix + [SearchIndex.tailAfterTwo] + needle.prefix(6))
-                let after = try union(prefix + [SearchIndex.tailAfterByte] + needle.dropFirst())
-                let repeated = try union(prefix + [SearchIndex.tailsRepeated])
-                add(before.indices.map { place in
-                    guard var both = before[place], let after = after[place], let repeated = repeated[place] else { return nil }
-                    both.formIntersection(after)
-                    both.subtract(repeated)
-                    return both
-                })
-            }
-            provedLately = proofs.contains { $0.map { !$0.isEmpty } ?? false }
+    func read(groupOf chunk: UInt32, in tables: any ModelTables) throws -> [ChunkBits?] {
+        let prefix = SearchIndex.groupBytes(chunk)
+        var proofs = shapes.afterByte ? try union(prefix + [SearchIndex.tailAfterByte] + needle, in: tables) : TailSets.none
+        if shapes.afterTwo { TailSets.add(try union(prefix + [SearchIndex.tailAfterTwo] + needle, in: tables), to: &proofs) }
+        if shapes.afterTwoLong {
+            let before = try union(prefix + [SearchIndex.tailAfterTwo] + needle.prefix(6), in: tables)
+            let after = try union(prefix + [SearchIndex.tailAfterByte] + needle.dropFirst(), in: tables)
+            let repeated = try union(prefix + [SearchIndex.tailsRepeated], in: tables)
+            TailSets.add(before.indices.map { place in
+                guard var both = before[place], let after = after[place], let repeated = repeated[place] else { return nil }
+                both.formIntersection(after)
+                both.subtract(repeated)
+                return both
+            }, to: &proofs)
         }
-        return proofs[Int(SearchIndex.place(chunk))]
+        return proofs
     }
 
-    /// `proven(chunk:)` when its group is read already or the group read before proved a scan; else nil.
-    func likelyProven(chunk: UInt32) throws -> ChunkBits? {
-        guard provedLately || group == SearchIndex.group(of: chunk) else { return nil }
-        return try proven(chunk: chunk)
-    }
+    private static var none: [ChunkBits?] { Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup)) }
 
-    /// Whether `chunk`'s group is read already.
-    func hasRead(chunk: UInt32) -> Bool { group == SearchIndex.group(of: chunk) }
-
-    private var none: [ChunkBits?] { Array(repeating: nil, count: Int(SearchIndex.chunksPerGroup)) }
-
-    private func add(_ more: [ChunkBits?]) {
+    private static func add(_ more: [ChunkBits?], to proofs: inout [ChunkBits?]) {
         for (place, bits) in more.enumerated() {
             guard let bits else { continue }
             if proofs[place] == nil { proofs[place] = bits } else { proofs[place]!.formUnion(bits) }
@@ -71,8 +49,8 @@ final class TailProofs {
     }
 
     /// Per chunk of the group, the union of the sets under keys that start with `prefix` (nil: none).
-    private func union(_ prefix: [UInt8]) throws -> [ChunkBits?] {
-        var sets = none
+    private func union(_ prefix: [UInt8], in tables: any ModelTables) throws -> [ChunkBits?] {
+        var sets = TailSets.none
         try tables.forEach(.search, prefix: prefix) { key, value in
             // A key longer than the prefix: its place is past the needle (which may hold a byte 1 to 3).
             guard key.count > prefix.count, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
