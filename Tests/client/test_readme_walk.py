@@ -28,7 +28,10 @@ def test_the_walk_runs_as_printed(twin, tmp_path):
         assert "recorded scan s-served-1 (seq " in out
         assert "reported scan s-served-1 (packaging)" in out
         followed = (tmp_path / "followed.txt").read_text()
-        assert "s-served-1" in followed and followed.count("\n") >= 4, followed
+        # What the walk says it shows: the login, the scan and the report (the follower's `-n 1` line may be
+        # ines's login itself, when the follower starts after it commits on a busy host).
+        for line in ("ines entered the right passcode", "scan s-served-1", "reported scan s-served-1"):
+            assert line in followed, followed
         assert "logged out ines from " + server.url in out
         assert not os.path.exists(tmp_path / "state/veritrail/tokens.json") or '"token"' not in (tmp_path / "state/veritrail/tokens.json").read_text()
     finally:
