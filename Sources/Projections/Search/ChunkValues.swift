@@ -432,8 +432,8 @@ struct ChunkValues: ~Copyable {
     /// What the chunk's own fields hold past the piece each is listed under, for a query to rule out
     /// candidates without their rows (`IndexedSearch`): for each trigram of the listed heads, the scans that
     /// have it in a field where it ends past the field's head (a code's unique part, a field no piece lists;
-    /// mostly none), in trigram order. Nil when `listed` cut its list (a head may then not be listed).
-    /// Called after `listed`.
+    /// mostly none), in trigram order. Nil when the fields' heads are not known (`headsAreKnown`: a head may
+    /// not be listed). Called after `listed`.
     ///
     /// Why: a longer needle's candidates are the scans that hold all its trigrams, anywhere; `marco`'s are
     /// in `powercore 20000 mah` and `marché de la croix-rousse` as well, read row by row. A match not proven
@@ -489,8 +489,8 @@ struct ChunkValues: ~Copyable {
 
     /// The scans of the chunk's own fields by the head each is listed under and the byte after it: for a
     /// query to prove without their rows the matches of a needle that ends one byte past a head
-    /// (`IndexedSearch`), each set in its stored form (`ChunkBits`). Nil when `listed` cut its list. Called
-    /// after `listed`.
+    /// (`IndexedSearch`), each set in its stored form (`ChunkBits`). Nil when the fields' heads are not known
+    /// (`headsAreKnown`). Called after `listed`.
     ///
     /// Why: such a needle (`/bosc-6`, from a code's shared head into its random part) is in no piece, and its
     /// matches are many (a sixteenth of the head's fields, for a hex digit), each a row read: 9,258 of them,
@@ -516,8 +516,8 @@ struct ChunkValues: ~Copyable {
     /// The scans of `headNext`'s sets with the two bytes that follow the head's next byte in their field:
     /// per head and byte, the entries of those whose field goes on past that byte (`HeadFollowers`, each a
     /// scan and its two bytes, the second 0 where the field ends first). For a query to prove without their
-    /// rows the matches of a needle that ends two or three bytes past a head (`HeadProofs`). Nil when `listed`
-    /// cut its list. Called after `listed`.
+    /// rows the matches of a needle that ends two or three bytes past a head (`HeadProofs`). Nil as `headNext`.
+    /// Called after `listed`.
     ///
     /// Why: such a needle (`burb-6d`, `r-51`, `-283`: from a code's shared head two or three characters into its
     /// random part) is in no piece, and its matches were each a row read: 837 to 2,157 rows, 56–103 ms, at ten

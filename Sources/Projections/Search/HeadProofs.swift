@@ -65,7 +65,8 @@ struct HeadSets: ProofSets {
             guard key.count == prefix.count + 5, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
             let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             guard HeadSets.holds(heads, number) else { return true }
-            var proven = proofs[Int(place)] ?? ChunkBits()
+            // Taken out, not copied: the set's words are then changed in place.
+            var proven = proofs[Int(place)].take() ?? ChunkBits()
             HeadFollowers.forEach(SealedValue.body(value)) { offset, next, after in
                 if next == second && (third == nil || after == third) { proven.insert(offset) }
             }
