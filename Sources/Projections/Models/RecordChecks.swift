@@ -62,6 +62,8 @@ extension ModelTable {
         switch key[4] {
         case SearchIndex.unigram, SearchIndex.unigram | SearchIndex.messageFlag:
             guard key.count == 9, key[6] == 0, key[7] == 0 else { return "a unigram's key of the wrong shape" }
+        case SearchIndex.pair:
+            guard key.count == 9, key[7] == 0 else { return "a pair's key of the wrong shape" }
         case SearchIndex.trigram, SearchIndex.trigram | SearchIndex.messageFlag:
             guard key.count == 9 else { return "a trigram's key of \(key.count) bytes" }
         case SearchIndex.digits, SearchIndex.digits | SearchIndex.messageFlag:

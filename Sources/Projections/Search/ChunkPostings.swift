@@ -18,6 +18,8 @@ final class ChunkPostings {
     private(set) var chunk: UInt32 = 0
     /// Whether no scan of the chunk was stored before this write: its sets are appended without a read.
     private(set) var fresh = false
+    /// How many scans were added (their labels): all of the chunk's, when it is fresh and full.
+    private(set) var scans = 0
     /// Trigram or digits → slot, by open addressing (never more than half full: `slotLimit`).
     private let keys: UnsafeMutablePointer<UInt32>
     private let slotOfKey: UnsafeMutablePointer<UInt16>
@@ -104,6 +106,7 @@ final class ChunkPostings {
     func reset(chunk: UInt32, fresh: Bool) {
         self.chunk = chunk
         self.fresh = fresh
+        scans = 0
         if !slotKeys.isEmpty {
             keys.update(repeating: 0, count: ChunkPostings.tableSize)
             unigramSlots.update(repeating: 0, count: 512)
@@ -173,6 +176,7 @@ final class ChunkPostings {
 
     /// Adds `offset` to the sets of a scan's labels.
     func add(_ offset: Int, counterfeit: Bool, category: String, actor: String) {
+        scans += 1
         if counterfeit {
             let slot = counterfeitSlot ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.counterfeit, [])))
             counterfeitSlot = slot

@@ -139,6 +139,11 @@ final class GramWorker: @unchecked Sendable {
         var sets: [(key: [UInt8], value: [UInt8])] = []
         sets.reserveCapacity(postings.slotKeys.count)
         postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, container))) }
+        // Every scan of a full chunk held here, none of them with grams left for later (`late`): its trigram
+        // sets are final, and so are their pairs' unions (`PairSets`).
+        if postings.fresh && postings.scans == SearchIndex.scans(inFull: postings.chunk) && late.isEmpty {
+            sets += PairSets.entries(of: postings.chunk, from: sets)
+        }
         let pieces = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
         let uncovered = postings.fresh ? values.uncovered().map { SearchIndexWriter.sealed($0, chunk: postings.chunk) } : nil
         let headNext = postings.fresh ? values.headNext() : nil

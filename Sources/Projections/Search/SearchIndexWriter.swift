@@ -306,7 +306,8 @@ final class SearchIndexWriter {
     /// Makes the pieces of a full chunk again from its rows, in place of those its writes listed: a chunk
     /// filled by many small writes (a served store's single scans) lists few pieces, since each write counts
     /// only its own scans against the threshold, and its searches would check every candidate's row. Once
-    /// per chunk of 16,000 scans, from their rows' search text (the report's message its last field).
+    /// per chunk of 16,000 scans, from their rows' search text (the report's message its last field). Its
+    /// trigram sets are final now: the unions of its pairs' are made from them (`PairSets`).
     private func remakePieces(of chunk: UInt32, in tables: any ModelTables) throws {
         var values = ChunkValues()
         for offset in 0..<SearchIndex.scansPerChunk {
@@ -320,8 +321,9 @@ final class SearchIndexWriter {
                 }
             }
         }
-        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
-                         SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated],
+        try deleteKinds([SearchIndex.pair, SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram,
+                         SearchIndex.headNext, SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo,
+                         SearchIndex.tailsRepeated],
                         of: chunk, in: tables)
         for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
@@ -332,6 +334,7 @@ final class SearchIndexWriter {
         for (key, value) in try headEntries(values.headNext() ?? [], of: chunk, in: tables) { try tables.put(.search, key, value) }
         for (key, value) in try headEntries(values.headFollowing() ?? [], of: chunk, in: tables) { try tables.put(.search, key, value) }
         for (key, value) in SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: chunk) { try tables.put(.search, key, value) }
+        for (key, value) in try PairSets.entries(of: chunk, in: tables) { try tables.put(.search, key, value) }
     }
 
     /// The entries of `chunk`'s sets by what comes before their tails (`ChunkValues.tailsAfter`), sealed, in
