@@ -7,7 +7,7 @@ import LMDB
 import Testing
 import TestSupport
 
-/// The unions a full chunk keeps of its large pairs' trigram sets (`PairSets`, `SearchIndex.pair`): made when
+/// The unions a full chunk keeps of its large pairs' trigram sets (`PairSets`, `SearchIndex.pairKey`): made when
 /// one write holds the whole chunk and when writes fill it bit by bit, each the union of the trigram sets
 /// `b0 b1 *`, present exactly where those take `PairSets.threshold` bytes or more, audited, and what a needle of
 /// two bytes reads in their place.
@@ -15,7 +15,7 @@ import TestSupport
     /// `chunk`'s pair sets in `store`: the pair's two bytes → the offsets of its members.
     static func pairs(_ store: Store, chunk: UInt32) throws -> [[UInt8]: [Int]] {
         var pairs: [[UInt8]: [Int]] = [:]
-        for (key, _) in try entries(store, kind: SearchIndex.pair, chunk: chunk) {
+        for (key, _) in try entries(store, chunk: chunk) where key.count == 8 {
             pairs[Array(key[5...6])] = try ChunkValuesTests.members(store, key: key)
         }
         return pairs
@@ -25,7 +25,7 @@ import TestSupport
     /// their checks), and the offsets of the scans in any of them.
     static func trigramUnions(_ store: Store, chunk: UInt32) throws -> [[UInt8]: (bytes: Int, members: [Int])] {
         var unions: [[UInt8]: (bytes: Int, members: Set<Int>)] = [:]
-        for (key, value) in try entries(store, kind: SearchIndex.trigram, chunk: chunk) {
+        for (key, value) in try entries(store, chunk: chunk) where key.count == 9 {
             let pair = Array(key[5...6])
             var union = unions[pair] ?? (0, [])
             union.bytes += value.count - SealedValue.checkBytes
@@ -40,10 +40,12 @@ import TestSupport
         pairs.compactMap { String(validating: $0, as: UTF8.self) }.sorted()
     }
 
-    private static func entries(_ store: Store, kind: UInt8, chunk: UInt32) throws -> [(key: [UInt8], value: [UInt8])] {
+    /// `chunk`'s entries of the trigrams' kind: its fields' trigram sets and its pairs' unions.
+    private static func entries(_ store: Store, chunk: UInt32) throws -> [(key: [UInt8], value: [UInt8])] {
         try store.log.environment.read { txn in
             var entries: [(key: [UInt8], value: [UInt8])] = []
-            try StoredTables(transaction: txn, databases: store.modelDatabases).forEach(.search, prefix: SearchIndex.groupBytes(chunk) + [kind]) { key, value in
+            let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.trigram]
+            try StoredTables(transaction: txn, databases: store.modelDatabases).forEach(.search, prefix: prefix) { key, value in
                 if SearchIndex.isKey(key, of: chunk) { entries.append((key, Array(value))) }
                 return true
             }
@@ -115,16 +117,20 @@ import TestSupport
         }
     }
 
-    /// A pair's key has its third byte 0: any other is damage the audit names.
-    @Test func aPairsKeyOfAnotherShapeIsDamage() throws {
+    /// A key of the trigrams' kind is a trigram's (9 bytes) or, for the fields', a pair's (8): any other is damage
+    /// the audit names.
+    @Test func aTrigramsKeyOfAnotherLengthIsDamage() throws {
         var rng = SystemRandomNumberGenerator()
-        let (store, directory) = try SearchIndexTests.store(SearchIndexTests.log(scans: 50, rng: &rng))
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let odd = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.pair, UInt8(ascii: "e"), UInt8(ascii: "r"), 1), chunk: 0)
-        try store.log.environment.write { txn in
-            try StoredTables(transaction: txn, databases: store.modelDatabases).put(.search, odd, SealedValue.seal(key: odd, [1]))
+        for kind in [SearchIndex.trigram, SearchIndex.trigram | SearchIndex.messageFlag] {
+            let (store, directory) = try SearchIndexTests.store(SearchIndexTests.log(scans: 50, rng: &rng))
+            defer { try? FileManager.default.removeItem(at: directory) }
+            #expect(try store.auditPages() == nil)
+            let odd = kind == SearchIndex.trigram ? SearchIndex.groupBytes(0) + [kind, 1, 2, 3, 4, 0] : SearchIndex.groupBytes(0) + [kind, 1, 2, 0]
+            try store.log.environment.write { txn in
+                try StoredTables(transaction: txn, databases: store.modelDatabases).put(.search, odd, SealedValue.seal(key: odd, [1]))
+            }
+            let damage = try #require(try store.auditPages())
+            #expect("\(damage)".contains("a trigram's key of \(odd.count) bytes"), "\(damage)")
         }
-        let damage = try #require(try store.auditPages())
-        #expect("\(damage)".contains("a pair's key of the wrong shape"), "\(damage)")
     }
 }

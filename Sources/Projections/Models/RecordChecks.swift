@@ -62,10 +62,10 @@ extension ModelTable {
         switch key[4] {
         case SearchIndex.unigram, SearchIndex.unigram | SearchIndex.messageFlag:
             guard key.count == 9, key[6] == 0, key[7] == 0 else { return "a unigram's key of the wrong shape" }
-        case SearchIndex.pair:
-            guard key.count == 9, key[7] == 0 else { return "a pair's key of the wrong shape" }
         case SearchIndex.trigram, SearchIndex.trigram | SearchIndex.messageFlag:
-            guard key.count == 9 else { return "a trigram's key of \(key.count) bytes" }
+            // 8 bytes: the union of a pair's trigram sets (`SearchIndex.pairKey`), for fields only.
+            guard key.count == 9 || key.count == 8 && key[4] == SearchIndex.trigram
+            else { return "a trigram's key of \(key.count) bytes" }
         case SearchIndex.digits, SearchIndex.digits | SearchIndex.messageFlag:
             guard key.count == 9, key[5] == 0, key[6] >> 4 < 10, key[6] & 15 < 10, key[7] >> 4 < 10, key[7] & 15 < 10
             else { return "a run of digits' key of the wrong shape" }

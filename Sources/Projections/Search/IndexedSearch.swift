@@ -245,7 +245,9 @@ struct IndexedSearch {
         case 1:
             return try set(SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram | flag, needle[0], 0, 0), chunk: chunk))
         case 2:
-            // A full chunk keeps the union of a pair's trigram sets when they are large (`PairSets`).
+            // A full chunk keeps the union of a pair's trigram sets when they are large (`PairSets`), at the head
+            // of their range; without it, the range is read (another chunk's union in it is filtered out by its
+            // place, as its trigrams are).
             if flag == 0, let pair = try set(SearchIndex.pairKey(needle[0], needle[1], chunk: chunk)) { return pair }
             var union: ChunkBits?
             try models.tables.forEach(.search, prefix: SearchIndex.trigramPrefix(SearchIndex.trigram | flag, needle[0], needle[1], chunk: chunk)) { key, value in

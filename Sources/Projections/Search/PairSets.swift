@@ -1,5 +1,5 @@
 /// The pairs of bytes of a full chunk whose trigram sets are large, each stored as the union of those sets
-/// (`SearchIndex.pair`): what a needle of two bytes reads in place of them.
+/// (`SearchIndex.pairKey`): what a needle of two bytes reads in place of them.
 ///
 /// Why: a needle of two bytes is in a field exactly when a trigram that starts with it is, so its matches in a
 /// chunk are the union of the chunk's trigram sets `b0 b1 *`. A pair that many texts hold has many: `er`

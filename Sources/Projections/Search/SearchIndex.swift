@@ -10,8 +10,8 @@
 ///   after (0 when the field ends first). A needle of 3 bytes is in a field exactly when its trigram is;
 ///   one of 2 bytes exactly when some trigram starts with it (the keys of those trigrams lie together);
 ///   a longer needle only where all its trigrams are, so those candidates are checked against the row;
-/// - a **pair** of bytes in a full chunk where its trigrams' sets are large (`pair`, `PairSets`): their union,
-///   which a needle of 2 bytes reads in place of them;
+/// - a **pair** of bytes in a full chunk where its trigrams' sets are large (`pairKey`, `PairSets`): their
+///   union, which a needle of 2 bytes reads in place of them;
 /// - a **run of four digits** per place in a field where four digits follow (`digits`): exact for a
 ///   needle of four digits, and for a longer needle that holds one far fewer candidates than its trigrams
 ///   give. Digits are the text whose trigrams say least: scan ids, lots, batch numbers and a code's hex
@@ -38,9 +38,6 @@
 /// (`isReady`).
 enum SearchIndex {
     static let unigram: UInt8 = 1
-    /// Two bytes, as the gram `[b0, b1, 0]`: the union of a full chunk's trigram sets `b0 b1 *` of its fields,
-    /// kept only where those sets are large (`PairSets`). A needle of two bytes reads it in place of them.
-    static let pair: UInt8 = 2
     static let trigram: UInt8 = 3
     /// Four digits, as the gram `[0, d0 d1, d2 d3]` (a nibble each: `1777` is `0x00_17_77`).
     static let digits: UInt8 = 4
@@ -141,8 +138,13 @@ enum SearchIndex {
         Array(key(gram: gram(kind, b0, b1, 0), chunk: chunk).prefix(7))
     }
 
-    /// The key of the union of `chunk`'s trigram sets `b0 b1 *` of its fields (`PairSets`), when it has one.
-    static func pairKey(_ b0: UInt8, _ b1: UInt8, chunk: UInt32) -> [UInt8] { key(gram: gram(pair, b0, b1, 0), chunk: chunk) }
+    /// The key of the union of `chunk`'s trigram sets `b0 b1 *` of its fields (`PairSets`), when it has one:
+    /// `[group, trigram, b0, b1, place]`, a trigram's key without its third byte, so that it sorts at the head
+    /// of the group's range of those sets, on the page a query of two bytes reads when it is not there (a key
+    /// of a kind of its own lay on another page, a page fault a group for every pair without one).
+    static func pairKey(_ b0: UInt8, _ b1: UInt8, chunk: UInt32) -> [UInt8] {
+        groupBytes(chunk) + [trigram, b0, b1, place(chunk)]
+    }
 
     /// The key of a label's set (`kind` is `counterfeit`, `category` or `actor`) without its chunk.
     static func labelPrefix(_ kind: UInt8, _ label: some Collection<UInt8>) -> [UInt8] {

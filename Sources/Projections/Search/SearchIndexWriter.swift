@@ -321,9 +321,8 @@ final class SearchIndexWriter {
                 }
             }
         }
-        try deleteKinds([SearchIndex.pair, SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram,
-                         SearchIndex.headNext, SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo,
-                         SearchIndex.tailsRepeated],
+        try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
+                         SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated],
                         of: chunk, in: tables)
         for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
