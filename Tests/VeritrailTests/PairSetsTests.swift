@@ -70,7 +70,7 @@ import TestSupport
         #expect(try PairSetsTests.pairs(store, chunk: 1).isEmpty)
         #expect(try store.auditPages() == nil)
 
-        // The pairs that are text (not the first bytes of a longer scalar's, `σ`'s), then others.
+        // The pairs that are text (a pair may be half of a scalar's bytes), then others.
         let needles = PairSetsTests.needles(pairs.keys).prefix(12) + ["zq", "é", "ab", "ho"]
         for needle in needles {
             for (offset, type) in [(0, HistoryQuery.ResultFilter.all), (ChunkBits.scansPerChunk - 100, .all), (3, .failed)] {

@@ -13,7 +13,7 @@
 ///
 /// Why only where the trigram sets take `threshold` bytes or more (twice a union's largest form): a query
 /// unions smaller ones quickly, and a set for each of a chunk's ~900 pairs would add to the store what it saves
-/// no query. At ten million scans about 130 pairs a chunk pass it (`ho`, `ac`, `00`: 5–7 KB of sets).
+/// no query. At ten million scans about 120 pairs a chunk pass it (`ho`, `ac`, `00`: 5–7 KB of sets).
 enum PairSets {
     static let threshold = 2 * ChunkBits.bitmapBytes
 

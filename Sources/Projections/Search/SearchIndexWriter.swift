@@ -307,7 +307,7 @@ final class SearchIndexWriter {
     /// filled by many small writes (a served store's single scans) lists few pieces, since each write counts
     /// only its own scans against the threshold, and its searches would check every candidate's row. Once
     /// per chunk of 16,000 scans, from their rows' search text (the report's message its last field). Its
-    /// trigram sets are final now: the unions of its pairs' are made from them (`PairSets`).
+    /// trigram sets are final now, and its pairs' unions are made from them (`PairSets`).
     private func remakePieces(of chunk: UInt32, in tables: any ModelTables) throws {
         var values = ChunkValues()
         for offset in 0..<SearchIndex.scansPerChunk {
