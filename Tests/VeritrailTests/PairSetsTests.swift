@@ -117,6 +117,27 @@ import TestSupport
         }
     }
 
+    /// On the real clock, through the command line: a scan begins chunk 0, a batch fills it (its unions then made
+    /// from the stored sets) and runs into chunk 1; the log verifies after each write, chunk 0 has its unions,
+    /// and a needle of two bytes that every scan holds counts every scan.
+    @Test func aChunkFilledByABatchOnTheRealClockHasItsPairsAndItsLogVerifies() throws {
+        let s = try RealClockWritesTests.Store()
+        defer { s.remove() }
+        try s.write(["init", "--admin", "ada", "--name", "Ada", "--email", "ada@example.org", "--passcode-stdin"], stdin: "2468\n2468\n")
+        try s.write(["unlock", "--as", "ada", "--passcode-stdin"], stdin: "2468\n")
+        try s.write(["scan", "--as", "ada", "--code", "https://v.example/p/0", "--product", "Serum", "--category", "Cosmetics",
+                     "--result", "authentic"])
+        var csv = "code,productName,category,result\n"
+        for i in 0..<ChunkBits.scansPerChunk {
+            csv += "https://v.example/p/\(i + 1),\(i % 2 == 0 ? "Serum" : "Sherpa jacket"),\(i % 3 == 0 ? "Outerwear" : "Eraser"),authentic\n"
+        }
+        try s.write(["scan", "--as", "ada", "--batch", try s.file("fill.csv", csv)])
+        let pairs = try PairSetsTests.pairs(try Store(directory: s.path.path), chunk: 0)
+        #expect(pairs[Array("er".utf8)]?.count == ChunkBits.scansPerChunk - 1)
+        let answer = try CLI.run(["history", "--search", "ER", "--limit", "1", "--json", "--store", s.path.path])
+        #expect(jsonObject(answer.stdout)?["total"] as? Int == ChunkBits.scansPerChunk + 1, "\(answer.transcript)")
+    }
+
     /// A key of the trigrams' kind is a trigram's (9 bytes) or, for the fields', a pair's (8): any other is damage
     /// the audit names.
     @Test func aTrigramsKeyOfAnotherLengthIsDamage() throws {
