@@ -967,8 +967,9 @@ extension SnapshotReplayTests {
         }
     }
 
-    /// A chunk's list of piece numbers reads back as written (gaps of any size, up to the largest number);
-    /// a varint cut short or past 32 bits, or a gap of 0, is damage.
+    /// A chunk's list of piece numbers reads back as written (gaps of any size, up to the largest number), and
+    /// read up to a number, up to it (a query's look-up); a varint cut short or past 32 bits, or a gap of 0, is
+    /// damage.
     @Test func aListOfNumbersReadsBackAndDamageIsFound() {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<200 {
@@ -978,6 +979,10 @@ extension SnapshotReplayTests {
             var read: [UInt32] = []
             let readable = PieceNumbers.encoded(numbers).withUnsafeBytes { PieceNumbers.forEach($0) { read.append($0) } }
             #expect(readable && read == numbers)
+            let last = Bool.random(using: &rng) ? numbers.randomElement(using: &rng) ?? 0 : UInt32.random(in: 0...UInt32.max, using: &rng)
+            var upTo: [UInt32] = []
+            let readableUpTo = PieceNumbers.encoded(numbers).withUnsafeBytes { PieceNumbers.forEach($0, through: last) { upTo.append($0) } }
+            #expect(readableUpTo && upTo == numbers.filter { $0 <= last }, "\(numbers) through \(last)")
         }
         for bad in [[0x80], [1, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1]] as [[UInt8]] {
             #expect(!bad.withUnsafeBytes { PieceNumbers.forEach($0) { _ in } }, "\(bad)")

@@ -195,10 +195,11 @@ enum PieceNumbers {
         return bytes
     }
 
-    /// Calls `body` with each number, in order; false when the bytes are not such a list (a varint cut short
+    /// Calls `body` with each number up to `last`, in order (the list is read no further: a query looks for a
+    /// few numbers in each chunk's thousand); false when the bytes read are not such a list (a varint cut short
     /// or past 32 bits, a gap of 0, more than `ChunkValues.maxListed`), after the numbers read before the damage.
     @discardableResult
-    static func forEach(_ list: UnsafeRawBufferPointer, _ body: (UInt32) throws -> Void) rethrows -> Bool {
+    static func forEach(_ list: UnsafeRawBufferPointer, through last: UInt32 = .max, _ body: (UInt32) throws -> Void) rethrows -> Bool {
         var at = 0, count = 0
         var previous: UInt64 = 0
         while at < list.count {
@@ -214,6 +215,7 @@ enum PieceNumbers {
             guard count == 0 || gap > 0, count < ChunkValues.maxListed else { return false }
             let number = count == 0 ? gap : previous + gap
             guard number <= UInt64(UInt32.max) else { return false }
+            if number > UInt64(last) { return true }
             try body(UInt32(number))
             previous = number
             count += 1
@@ -290,7 +292,7 @@ struct PieceMatches {
         guard !numbers.isEmpty else { return true }
         var listed: [Int] = []
         var place = 0
-        let readable = PieceNumbers.forEach(list) { number in
+        let readable = PieceNumbers.forEach(list, through: numbers[numbers.count - 1]) { number in
             while place < numbers.count && numbers[place] < number { place += 1 }
             if place < numbers.count && numbers[place] == number { listed.append(place) }
         }
