@@ -161,6 +161,11 @@ struct ProjectorTests {
         #expect(try fresh.scanOrdinal(actor: "ines", 1) == 1)
     }
 
+    @Test("each table's database keeps its name, model. and the case's name, as stores made before have it")
+    func tablesKeepTheirDatabaseNames() {
+        for table in ModelTable.allCases { #expect(table.name == "model.\(table)") }
+    }
+
     /// Models read here only what the tables hold, never a row's scan.
     struct NoScans: RecordedScans {
         func recordedScan(at seq: UInt64) throws -> ScanRecorded? { nil }
