@@ -44,9 +44,14 @@ build: deps
 	$(SWIFT) build
 
 # The release binary carries the Swift runtime and Foundation inside (`--static-swift-stdlib`): every query is a
-# process of its own, and binding twenty shared libraries' symbols at each start cost ~4 ms (docs/SCALE.md).
+# process of its own, and binding twenty shared libraries' symbols at each start cost ~4 ms (docs/SCALE.md). Every
+# module, the packages' too, makes a generic type's metadata through its accessor instead of looking its mangled
+# name up: each lookup checked the type's requirements by scanning every conformance the binary holds (~1 ms of a
+# command's start, docs/SCALE.md "Process start").
+RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 demo: release
 	scripts/demo.sh .build/release/veritrail

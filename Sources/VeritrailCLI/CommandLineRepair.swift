@@ -8,8 +8,9 @@ import Foundation
 /// may follow it there (`show -- -h --store DIR`).
 enum CommandLineRepair {
     /// The commands whose one argument is an id or text that may start with `-`, with their options that
-    /// take a value (so that such a value is not taken for the argument). Keyed by the command's words joined
-    /// by a space: an array key made every start look up `Array: Hashable` in the runtime's conformances.
+    /// take a value (so that such a value is not taken for the argument). Each is a command of the root, keyed
+    /// by its name: a key of the command's words made every start look up `Array: Hashable` in the runtime's
+    /// conformances.
     static let dashArguments: [String: Set<String>] = [
         "show": ["--store", "--as", "--as-of", "--now"],
         "report": ["--store", "--as", "--reason", "--message"],
@@ -45,7 +46,7 @@ enum CommandLineRepair {
         }
         var arguments = arguments
         if path == ["settings", "set"] { arguments = scannerColor(arguments, from: i) }
-        guard let valued = dashArguments[path.joined(separator: " ")] else { return arguments }
+        guard path.count == 1, let valued = dashArguments[path[0]] else { return arguments }
         var rest = Array(arguments[i...])
         var j = 0
         while j < rest.count {
