@@ -112,30 +112,17 @@ enum HeadFollowers {
 
     /// Calls `body` with each entry of a stored form, in order; false when the bytes are not one (a varint of
     /// more than 3 bytes or cut short, a first gap of 0, a scan past the chunk, an entry without its two
-    /// bytes), after the entries read before the damage. A gap of one byte, as nearly all are (a head's fields
-    /// with a given byte after it are a few hundred of a chunk's 16,000), is read without the varint loop: a
-    /// needle three bytes past a code's `-` reads some 700,000 entries at ten million scans.
+    /// bytes), after the entries read before the damage. Nearly every gap is a byte (a head's fields with a
+    /// given byte after it are a few hundred of a chunk's 16,000), read as such (`Varint`): a needle three bytes
+    /// past a code's `-` reads some 700,000 entries at ten million scans.
     @discardableResult
     static func forEach(_ value: UnsafeRawBufferPointer, _ body: (_ offset: Int, _ second: UInt8, _ third: UInt8) -> Void) -> Bool {
         guard let base = value.baseAddress else { return true }
         let count = value.count
         var at = 0, previous = -1
         while at < count {
-            var gap = Int(base.load(fromByteOffset: at, as: UInt8.self))
-            at += 1
-            if gap >= 0x80 {
-                gap &= 0x7F
-                var shift = 7
-                while true {
-                    guard at < count, shift < 21 else { return false }
-                    let byte = base.load(fromByteOffset: at, as: UInt8.self)
-                    at += 1
-                    gap |= Int(byte & 0x7F) << shift
-                    shift += 7
-                    if byte & 0x80 == 0 { break }
-                }
-            }
-            let offset = previous + gap
+            guard let gap = Varint.read(base, at: &at, end: count, maxBytes: 3) else { return false }
+            let offset = previous + Int(gap)
             guard offset >= 0, offset < ChunkBits.scansPerChunk, at + 2 <= count else { return false }
             body(offset, base.load(fromByteOffset: at, as: UInt8.self), base.load(fromByteOffset: at + 1, as: UInt8.self))
             at += 2

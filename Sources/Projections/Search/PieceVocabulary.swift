@@ -198,8 +198,8 @@ enum PieceNumbers {
     /// Calls `body` with each number up to `last`, in order (the list is read no further: a query looks for a
     /// few numbers in each chunk's thousand); false when the bytes read are not such a list (a varint cut short
     /// or past 32 bits, a gap of 0, more than `ChunkValues.maxListed`), after the numbers read before the damage.
-    /// A gap of one byte is read without the varint loop: a query walks a list in each of 625 chunks at ten
-    /// million scans.
+    /// A gap of one byte is read as such (`Varint`): a query walks a list in each of 625 chunks at ten million
+    /// scans.
     @discardableResult
     static func forEach(_ list: UnsafeRawBufferPointer, through last: UInt32 = .max, _ body: (UInt32) throws -> Void) rethrows -> Bool {
         guard let base = list.baseAddress else { return true }
@@ -207,20 +207,7 @@ enum PieceNumbers {
         var at = 0, count = 0
         var previous: UInt64 = 0
         while at < end {
-            var gap = UInt64(base.load(fromByteOffset: at, as: UInt8.self))
-            at += 1
-            if gap >= 0x80 {
-                gap &= 0x7F
-                var shift: UInt64 = 7
-                while true {
-                    guard at < end, shift < 35 else { return false }
-                    let byte = base.load(fromByteOffset: at, as: UInt8.self)
-                    at += 1
-                    gap |= UInt64(byte & 0x7F) << shift
-                    shift += 7
-                    if byte & 0x80 == 0 { break }
-                }
-            }
+            guard let gap = Varint.read(base, at: &at, end: end, maxBytes: 5) else { return false }
             guard count == 0 || gap > 0, count < ChunkValues.maxListed else { return false }
             let number = count == 0 ? gap : previous + gap
             guard number <= UInt64(UInt32.max) else { return false }

@@ -1,0 +1,21 @@
+/// The LEB128 varints of the search index's stored forms that a query reads by the hundred thousand (a head's
+/// entries, a chunk's piece numbers): a value under 128, as nearly every gap is, is read without the loop.
+enum Varint {
+    /// The varint at `at` (below `end`) of `base`, of at most `maxBytes` bytes, with `at` moved past it; nil when
+    /// it is cut short or longer.
+    @inline(__always)
+    static func read(_ base: UnsafeRawPointer, at: inout Int, end: Int, maxBytes: Int) -> UInt64? {
+        let first = base.load(fromByteOffset: at, as: UInt8.self)
+        at += 1
+        if first < 0x80 { return UInt64(first) }
+        var value = UInt64(first & 0x7F), shift = 7
+        while true {
+            guard at < end, shift < 7 * maxBytes else { return nil }
+            let byte = base.load(fromByteOffset: at, as: UInt8.self)
+            at += 1
+            value |= UInt64(byte & 0x7F) << UInt64(shift)
+            shift += 7
+            if byte & 0x80 == 0 { return value }
+        }
+    }
+}
