@@ -72,18 +72,11 @@ struct ChunkBits {
     /// are not gaps to a member (a varint of more than 3 bytes, a member past the chunk); false then.
     @discardableResult
     static func forEachGap(_ container: UnsafeRawBufferPointer, _ body: (Int) -> Bool) -> Bool {
+        guard let base = container.baseAddress else { return true }
         var at = 0, member = -1
         while at < container.count {
-            var gap = 0, shift = 0
-            while true {
-                guard at < container.count, shift < 21 else { return false }
-                let byte = container[at]
-                at += 1
-                gap |= Int(byte & 0x7F) << shift
-                shift += 7
-                if byte & 0x80 == 0 { break }
-            }
-            member += gap
+            guard let gap = Varint.read(base, at: &at, end: container.count, maxBytes: 3) else { return false }
+            member += Int(gap)
             guard gap > 0, member < scansPerChunk, body(member) else { return false }
         }
         return true

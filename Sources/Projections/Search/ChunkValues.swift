@@ -755,21 +755,14 @@ extension ChunkValues {
     @discardableResult
     static func forEachListed(_ list: UnsafeRawBufferPointer,
                               _ body: (_ index: Int, _ source: UInt8, _ bytes: UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
+        guard let base = list.baseAddress else { return true }
         var at = 0, index = 0
         while at < list.count {
             let source = list[at]
             at += 1
-            guard source == own || source == message, index < maxListed else { return false }
-            var length = 0, shift = 0
-            while true {
-                guard at < list.count, shift < 28 else { return false }
-                let byte = list[at]
-                at += 1
-                length |= Int(byte & 0x7F) << shift
-                shift += 7
-                if byte & 0x80 == 0 { break }
-            }
-            guard length <= list.count - at else { return false }
+            guard source == own || source == message, index < maxListed, at < list.count,
+                  let length = Varint.read(base, at: &at, end: list.count, maxBytes: 4).map(Int.init),
+                  length <= list.count - at else { return false }
             try body(index, source, UnsafeRawBufferPointer(rebasing: list[at..<(at + length)]))
             at += length
             index += 1

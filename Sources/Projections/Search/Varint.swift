@@ -1,5 +1,7 @@
-/// The LEB128 varints of the search index's stored forms that a query reads by the hundred thousand (a head's
-/// entries, a chunk's piece numbers): a value under 128, as nearly every gap is, is read without the loop.
+/// The LEB128 varints of the search index's stored forms (a set's gaps, a head's entries, a chunk's piece
+/// numbers, the vocabulary's lengths), which a query reads by the hundred thousand: a value under 128, as nearly
+/// every one is, is read without the loop. (`ChunkBits.orGaps` reads gaps on its own: it ORs them into a set's
+/// words as it goes, the one loop of a query that reads millions.)
 enum Varint {
     /// The varint at `at` (below `end`) of `base`, of at most `maxBytes` bytes, with `at` moved past it; nil when
     /// it is cut short or longer.
