@@ -34,7 +34,7 @@ import Testing
         try counts.write(to: tables, midWrite: false)
         var stored: [CodeDigest: UInt32] = [:]
         try tables.forEach(.codes, prefix: []) { key, value in
-            key.withUnsafeBytes { stored[CodeDigest(storedKey: $0)] = UInt32(bigEndianBytes: value) }
+            stored[CodeDigest(storedKey: key)] = UInt32(bigEndianBytes: value)
             return true
         }
         #expect(stored == Dictionary(uniqueKeysWithValues: oracle.map { (digest($0.key), $0.value) }))

@@ -46,7 +46,7 @@ import TestSupport
             var entries: [(key: [UInt8], value: [UInt8])] = []
             let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.trigram]
             try StoredTables(transaction: txn, databases: store.modelDatabases).forEach(.search, prefix: prefix) { key, value in
-                if SearchIndex.isKey(key, of: chunk) { entries.append((key, Array(value))) }
+                if SearchIndex.isKey(key, of: chunk) { entries.append((Array(key), Array(value))) }
                 return true
             }
             return entries

@@ -39,7 +39,7 @@ final class RebuildTests: XCTestCase {
         var skipped = 0
         try tables.forEach(table, prefix: []) { key, value in
             if skipped < skipping { skipped += 1; return true }
-            found = (key, Array(value))
+            found = (Array(key), Array(value))
             return false
         }
         return try XCTUnwrap(found)
@@ -50,7 +50,7 @@ final class RebuildTests: XCTestCase {
         var reported: [UInt8]?
         try tables.forEach(.scans, prefix: []) { key, value in
             guard value[16] & 2 != 0 else { return true }  // the flags byte: reported
-            reported = key
+            reported = Array(key)
             return false
         }
         return try XCTUnwrap(reported)
@@ -130,7 +130,7 @@ final class RebuildTests: XCTestCase {
         return try opened.log.environment.read { txn in
             var entries: [[UInt8]] = []
             try StoredTables(transaction: txn, databases: opened.modelDatabases).forEach(.codes, prefix: []) { key, value in
-                entries.append(key + Array(value))
+                entries.append(Array(key) + Array(value))
                 return true
             }
             return entries

@@ -235,7 +235,7 @@ import TestSupport
             try store.log.environment.read { txn in
                 var all: [[UInt8]] = []
                 try StoredTables(transaction: txn, databases: store.modelDatabases).forEach(.search, prefix: []) { key, value in
-                    all.append(key + Array(value)); return true
+                    all.append(Array(key) + Array(value)); return true
                 }
                 return all
             }
@@ -832,7 +832,7 @@ extension SnapshotReplayTests {
         try store.log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
             var stale: [[UInt8]] = []
-            for kind in kinds { try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [kind]) { key, _ in stale.append(key); return true } }
+            for kind in kinds { try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [kind]) { key, _ in stale.append(Array(key)); return true } }
             for key in stale { try tables.delete(.search, key) }
             try tables.delete(.search, SearchIndex.readyKey)
             try tables.put(.search, SearchIndex.readyKey(form: 6), [])

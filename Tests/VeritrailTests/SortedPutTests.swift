@@ -14,7 +14,7 @@ final class SortedPutTests: XCTestCase {
         try store.log.environment.read { txn in
             var found: [[UInt8]: [UInt8]] = [:]
             try StoredTables(transaction: txn, databases: store.modelDatabases).forEach(table, prefix: []) { key, value in
-                found[key] = Array(value)
+                found[Array(key)] = Array(value)
                 return true
             }
             return found

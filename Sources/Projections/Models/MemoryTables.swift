@@ -18,11 +18,13 @@ public final class MemoryTables: ModelTables {
         tables[table.rawValue][ByteKey(key)] = nil
     }
 
-    public func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws {
+    public func forEach(_ table: ModelTable, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         let keys = tables[table.rawValue].keys.filter { $0.bytes.starts(with: prefix) }
             .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         for key in keys {
-            let keepGoing = try tables[table.rawValue][key]!.withUnsafeBytes { try body(key.bytes, $0) }
+            let keepGoing = try key.bytes.withUnsafeBytes { keyBytes in
+                try tables[table.rawValue][key]!.withUnsafeBytes { try body(keyBytes, $0) }
+            }
             if !keepGoing { return }
         }
     }
@@ -65,7 +67,7 @@ final class ReplayTables: ModelTables {
         try writable(table).delete(table, key)
     }
 
-    func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws {
+    func forEach(_ table: ModelTable, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         try source(table).forEach(table, prefix: prefix, body)
     }
 }

@@ -25,7 +25,7 @@ extension Models {
         var sink = BinaryFieldSink()
         for table in Models.snapshotTables {
             var entries: [([UInt8], [UInt8])] = []
-            try tables.forEach(table, prefix: []) { key, value in entries.append((key, Array(value))); return true }
+            try tables.forEach(table, prefix: []) { key, value in entries.append((Array(key), Array(value))); return true }
             sink.varint(UInt64(entries.count))
             for (key, value) in entries {
                 sink.varint(UInt64(key.count)); sink.bytes.append(contentsOf: key)
@@ -55,7 +55,7 @@ extension Models {
     public func lastSnapshot(atOrBefore seq: UInt64) throws -> UInt64? {
         var found: UInt64?
         try tables.forEach(.snapshots, prefix: []) { key, _ in
-            guard let s = key.withUnsafeBytes({ UInt64(bigEndianBytes: $0) }), s <= seq else { return false }
+            guard let s = UInt64(bigEndianBytes: key), s <= seq else { return false }
             found = s
             return true
         }

@@ -61,8 +61,10 @@ public protocol ModelTables: AnyObject {
     /// Stores every entry, replacing existing ones; `entries` come in key order.
     func put(_ table: ModelTable, sorted entries: SortedEntries) throws
     func delete(_ table: ModelTable, _ key: [UInt8]) throws
-    /// Calls `body` with every entry whose key starts with `prefix`, in key order, until it returns false.
-    func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws
+    /// Calls `body` with every entry whose key starts with `prefix`, in key order, until it returns false; the
+    /// key's and the value's bytes are lent for the call (a query walks tens of thousands of keys: a copy of
+    /// each was an allocation each).
+    func forEach(_ table: ModelTable, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws
 }
 
 extension ModelTables {

@@ -92,12 +92,12 @@ public final class StoredTables: ModelTables {
         try transaction.delete(databases[table.rawValue], key)
     }
 
-    public func forEach(_ table: ModelTable, prefix: [UInt8], _ body: ([UInt8], UnsafeRawBufferPointer) throws -> Bool) throws {
+    public func forEach(_ table: ModelTable, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         let cursor = try transaction.cursor(databases[table.rawValue])
         var entry = try prefix.isEmpty ? cursor.first() : cursor.seek(atLeast: prefix)
         while let (key, value) = entry {
             guard key.starts(with: prefix) else { return }
-            guard try body(Array(key), value) else { return }
+            guard try body(key, value) else { return }
             entry = try cursor.next()
         }
     }

@@ -83,7 +83,7 @@ struct CodeCounts {
     private mutating func makeFilter(holding more: Int, from tables: any ModelTables) throws {
         var made = CodeFilter(capacity: max(2 * ((filter?.count ?? 0) + more), 1 << 20))
         try tables.forEach(.codes, prefix: []) { key, _ in
-            key.withUnsafeBytes { made.insert(CodeDigest(storedKey: $0)) }
+            made.insert(CodeDigest(storedKey: key))
             return true
         }
         filter = made

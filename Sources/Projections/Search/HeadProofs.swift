@@ -31,7 +31,7 @@ struct HeadSets: ProofSets {
                     && ByteSearch.equal(bytes.baseAddress! + (bytes.count - start.count), start.baseAddress!, count: start.count)
             }
             try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
-                guard key.count == 9, let block = key.withUnsafeBytes({ PieceVocabulary.number(UnsafeRawBufferPointer(rebasing: $0[5...])) })
+                guard key.count == 9, let block = PieceVocabulary.number(UnsafeRawBufferPointer(rebasing: key[5...]))
                 else { return true }
                 ChunkValues.forEachListed(SealedValue.body(value)) { index, source, bytes in
                     guard source == ChunkValues.own, bytes.last == startTwo.last || bytes.last == startThree.last else { return }
@@ -61,10 +61,13 @@ struct HeadSets: ProofSets {
                       in tables: any ModelTables, into proofs: inout [ChunkBits?]) throws {
         guard !heads.isEmpty else { return }
         let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, last, byte]
+        // A head's sets of the group's chunks lie one after another: it is looked up once for all of them.
+        var looked: (number: UInt32, held: Bool)?
         try tables.forEach(.search, prefix: prefix) { key, value in
             guard key.count == prefix.count + 5, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
             let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard HeadSets.holds(heads, number) else { return true }
+            if looked?.number != number { looked = (number, HeadSets.holds(heads, number)) }
+            guard looked?.held == true else { return true }
             // Taken out, not copied: the set's words are then changed in place.
             var proven = proofs[Int(place)].take() ?? ChunkBits()
             HeadFollowers.forEach(SealedValue.body(value)) { offset, next, after in

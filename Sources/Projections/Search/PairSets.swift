@@ -49,7 +49,7 @@ enum PairSets {
     static func entries(of chunk: UInt32, in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
         var sets: [(key: [UInt8], value: [UInt8])] = []
         try tables.forEach(.search, prefix: SearchIndex.groupBytes(chunk) + [SearchIndex.trigram]) { key, value in
-            if SearchIndex.isKey(key, of: chunk) { sets.append((key, Array(value))) }
+            if SearchIndex.isKey(key, of: chunk) { sets.append((Array(key), Array(value))) }
             return true
         }
         return entries(of: chunk, from: sets)

@@ -121,7 +121,7 @@ final class PieceVocabulary {
         if count == nil {
             var past: UInt32 = 0
             try tables.forEach(.search, prefix: Self.home + [Self.block]) { key, _ in
-                if key.count == 9, let block = key.withUnsafeBytes({ Self.number(UnsafeRawBufferPointer(rebasing: $0[5...])) }) {
+                if key.count == 9, let block = Self.number(UnsafeRawBufferPointer(rebasing: key[5...])) {
                     past = max(past, (block + 1) &* UInt32(Self.perBlock))
                 }
                 return true
@@ -250,7 +250,7 @@ struct PieceMatches {
         var heads: [UInt32] = []
         let start = UnsafeRawBufferPointer(rebasing: needle.dropLast())
         try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
-            guard key.count == 9, let block = key.withUnsafeBytes({ PieceVocabulary.number(UnsafeRawBufferPointer(rebasing: $0[5...])) })
+            guard key.count == 9, let block = PieceVocabulary.number(UnsafeRawBufferPointer(rebasing: key[5...]))
             else { return true }
             ChunkValues.forEachListed(SealedValue.body(value), holding: start) { index, source, bytes in
                 guard withMessages || source != ChunkValues.message else { return }

@@ -380,7 +380,7 @@ final class SearchIndexWriter {
         var stale: [[UInt8]] = []
         for kind in kinds {
             try tables.forEach(.search, prefix: SearchIndex.groupBytes(chunk) + [kind]) { key, _ in
-                if SearchIndex.isKey(key, of: chunk) { stale.append(key) }
+                if SearchIndex.isKey(key, of: chunk) { stale.append(Array(key)) }
                 return true
             }
         }
