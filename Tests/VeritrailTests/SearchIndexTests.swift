@@ -632,8 +632,9 @@ extension SnapshotReplayTests {
     }
 
     /// The scans of a listed head's fields are kept by the byte after the head with the two after that
-    /// (`ChunkValues.headFollowing`): not a field that ends at that byte, nor a report's message; one that ends
-    /// a byte later with a 0 for the missing one; a scan with two such fields, an entry each.
+    /// (`ChunkValues.headFollowing`, a set per head's last byte and the two bytes after the head): not a field
+    /// that ends at that byte, nor a report's message; one that ends a byte later with a 0 for the missing one;
+    /// a scan with two such fields, an entry each.
     @Test func aHeadsScansAreKeptWithTheBytesAfterItsNextOne() {
         let t = ChunkValues.threshold
         var values = ChunkValues()
@@ -647,12 +648,19 @@ extension SnapshotReplayTests {
         }
         add(100, "https://v.ex/c/pw-a77", ChunkValues.message)
         _ = values.listed()
-        guard let sets = values.headFollowing() else { Issue.record("no sets of the heads' next bytes"); return }
+        guard let made = values.headFollowing() else { Issue.record("no sets of the heads' next bytes"); return }
         var found: [String: [String]] = [:]
-        for set in sets {
-            var entries: [String] = []
-            #expect(set.entries.withUnsafeBytes { HeadFollowers.forEach($0) { entries.append("\($0):\(String(UnicodeScalar($1)))\($2 == 0 ? "-" : String(UnicodeScalar($2)))") } })
-            found[String(decoding: set.head, as: UTF8.self) + "|" + String(UnicodeScalar(set.byte))] = entries
+        for set in made.sets {
+            #expect(set.entries.map(\.offset) == set.entries.map(\.offset).sorted())
+            for entry in set.entries {
+                let head = made.heads[entry.head]
+                #expect(head.last == set.last)
+                found[String(decoding: head, as: UTF8.self) + "|" + String(UnicodeScalar(set.byte)), default: []]
+                    .append("\(entry.offset):\(String(UnicodeScalar(set.next)))\(entry.third == 0 ? "-" : String(UnicodeScalar(entry.third)))")
+            }
+        }
+        for key in found.keys {
+            found[key]!.sort { ($0.split(separator: ":").first.map { Int($0)! } ?? 0, $0) < ($1.split(separator: ":").first.map { Int($0)! } ?? 0, $1) }
         }
         // Scan 0's code ends at its next byte (its notes' `a9` is kept), scan 1's a byte later; scan 2's notes
         // under the same head and byte give a second entry after its code's.
@@ -857,6 +865,65 @@ extension SnapshotReplayTests {
         try expectAllSame()
     }
 
+    /// A store of index form 9, whose sets of the two bytes after a head's next one are one per head
+    /// (`SearchIndex.formerHeadFollowing`), still searches through its index, answering as reading every row
+    /// does, and verifies (those sets' seals are checked, a flipped one is found); a rebuild makes its index
+    /// again in the current form, without them.
+    @Test func anIndexOfFormNineIsReadAndMadeAgainByARebuild() throws {
+        let hex = Array("0123456789abcdef")
+        let lines = ChunkValuesTests.codeScans(120) { n in "https://v.example/c/pw-\(hex[n % 16])\(7_919 * n)q?lot=1\(1_000 + n)" }
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func count(_ kind: UInt8) throws -> Int {
+            try store.log.environment.read { txn in
+                var count = 0
+                try StoredTables(transaction: txn, databases: store.modelDatabases)
+                    .forEach(.search, prefix: SearchIndex.groupBytes(0) + [kind]) { _, _ in count += 1; return true }
+                return count
+            }
+        }
+        #expect(try count(SearchIndex.headFollowing) > 0)
+        let former = SearchIndex.groupBytes(0) + [SearchIndex.formerHeadFollowing, UInt8(ascii: "-"), UInt8(ascii: "a"), 0, 0, 0, 7, 0]
+        func writeFormNine(_ value: [UInt8]) throws {
+            try store.log.environment.write { txn in
+                let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+                var current: [[UInt8]] = []
+                try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [SearchIndex.headFollowing]) { key, _ in
+                    current.append(Array(key)); return true
+                }
+                for key in current { try tables.delete(.search, key) }
+                try tables.put(.search, former, value)
+                try tables.delete(.search, SearchIndex.readyKey)
+                try tables.put(.search, SearchIndex.readyKey(form: 9), [])
+            }
+        }
+        // Form 9's entry: a scan's gap and its two bytes.
+        try writeFormNine(SealedValue.seal(key: former, [1, UInt8(ascii: "7"), UInt8(ascii: "9")]))
+        #expect(try count(SearchIndex.headFollowing) == 0)
+        #expect(try store.auditPages() == nil)
+        func expectAllSame() throws {
+            for needle in ["/pw-a", "pw-a7", "w-a79", "-a79", "-a7", "a?lot", "e"] {
+                var q = HistoryQuery(); q.search = needle; q.limit = 200
+                try SearchIndexTests.expectSame(store, q, asOf: nil)
+            }
+        }
+        try expectAllSame()
+        let ready = try store.log.environment.read { txn in
+            let models = Models(tables: StoredTables(transaction: txn, databases: store.modelDatabases), log: LogReader(log: store.log, transaction: txn))
+            return (try models.searchIndexIsReady(), try models.searchIndexIsCurrent())
+        }
+        #expect(ready == (true, false))
+        var flipped = SealedValue.seal(key: former, [1, UInt8(ascii: "7"), UInt8(ascii: "9")])
+        flipped[flipped.count - 1] ^= 1
+        try writeFormNine(flipped)
+        #expect(try store.auditPages() != nil)
+        _ = try store.rebuild()
+        #expect(try count(SearchIndex.formerHeadFollowing) == 0)
+        #expect(try count(SearchIndex.headFollowing) > 0)
+        #expect(try store.auditPages() == nil)
+        try expectAllSame()
+    }
+
     /// A needle whose trigrams lie in different fields (`marco`: `powercore`, `marché`) is ruled out by the
     /// sets past the heads, and the scans that hold it past a head (a code's unique part, a field no piece
     /// lists) or in a message are still found: the index answers as reading every row does, live and as
@@ -989,24 +1056,37 @@ extension SnapshotReplayTests {
         }
     }
 
-    /// A head's entries (`HeadFollowers`) read back as written, repeats once, and damage is found: a varint cut
-    /// short or too long, a first gap of 0, a scan past the chunk, an entry without its two bytes.
+    /// A set's entries (`HeadFollowers`) read back as written, each with its head's number, in the order of
+    /// their scans, repeats once, and damage is found: no head, a head's number past 32 bits or not past the
+    /// one before, a varint cut short or too long, a first gap of 0, a scan past the chunk, a head's index past
+    /// the heads, an entry without its byte.
     @Test func aHeadsEntriesReadBackAndDamageIsFound() {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<200 {
-            let entries = (0..<Int.random(in: 0...300, using: &rng)).map { _ in
-                (offset: Int.random(in: 0..<ChunkBits.scansPerChunk, using: &rng), second: UInt8.random(in: 1...255, using: &rng),
+            let numbers = (0..<Int.random(in: 1...70, using: &rng)).map { _ in UInt32.random(in: 0...UInt32.max, using: &rng) }
+            let entries = (0..<Int.random(in: 1...300, using: &rng)).map { _ in
+                (offset: Int.random(in: 0..<ChunkBits.scansPerChunk, using: &rng), head: Int.random(in: 0..<numbers.count, using: &rng),
                  third: UInt8.random(in: 0...255, using: &rng))
-            }.sorted { ($0.offset, $0.second, $0.third) < ($1.offset, $1.second, $1.third) }
-            var once: [(offset: Int, second: UInt8, third: UInt8)] = []
-            for entry in entries where once.last.map({ $0 != entry }) ?? true { once.append(entry) }
-            var read: [(offset: Int, second: UInt8, third: UInt8)] = []
-            let readable = HeadFollowers.entries(entries).withUnsafeBytes { HeadFollowers.forEach($0) { read.append(($0, $1, $2)) } }
-            #expect(readable && read.map { "\($0)" } == once.map { "\($0)" })
+            }.sorted { $0.offset < $1.offset }
+            var once: [String] = []
+            for entry in entries.map({ "\($0.offset) \(numbers[$0.head]) \($0.third)" }) where !once.contains(entry) { once.append(entry) }
+            once.sort { a, b in
+                let x = a.split(separator: " ").map { UInt64($0)! }, y = b.split(separator: " ").map { UInt64($0)! }
+                return x.lexicographicallyPrecedes(y)
+            }
+            var read: [String] = []
+            let readable = HeadFollowers.stored(entries, numbers: numbers).withUnsafeBytes {
+                HeadFollowers.forEach($0) { read.append("\($0) \($1) \($2)") }
+            }
+            #expect(readable && read == once)
         }
-        for bad in [[0x80], [1, 7], [0, 7, 7], [0x81, 0x80, 0x80, 0, 7, 7], [0x81, 0x7D, 7, 7], [1, 7, 7, 0x80]] as [[UInt8]] {
-            #expect(!bad.withUnsafeBytes { HeadFollowers.forEach($0) { _, _, _ in } }, "\(bad)")
+        let bad: [[UInt8]] = [[], [0], [1], [1, 0x80], [1, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [2, 5, 0], [1, 5, 0x80], [1, 5, 0, 0, 7],
+                              [1, 5, 1, 1, 7], [1, 5, 1, 0], [1, 5, 0x81, 0x80, 0x80, 0, 0, 7], [1, 5, 0x81, 0x7D, 0, 7], [1, 5, 1, 0, 7, 1]]
+        for bytes in bad {
+            #expect(!bytes.withUnsafeBytes { HeadFollowers.forEach($0) { _, _, _ in } }, "\(bytes)")
         }
+        // A second field of one scan: a gap of 0 past the first entry.
+        #expect(([1, 5, 1, 0, 7, 0, 0, 9] as [UInt8]).withUnsafeBytes { HeadFollowers.forEach($0) { _, _, _ in } })
     }
 
     /// Of the pieces a chunk lists that hold the needle, a query reads only those none of whose prefixes

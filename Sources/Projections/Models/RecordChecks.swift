@@ -88,9 +88,13 @@ extension ModelTable {
         case SearchIndex.tailsRepeated:
             guard key.count == 6 else { return "the repeated tails' key of \(key.count) bytes" }
         case SearchIndex.headFollowing:
-            guard key.count == 12 else { return "a head's next bytes' key of \(key.count) bytes" }
+            guard key.count == 9 else { return "a head's next bytes' key of \(key.count) bytes" }
             guard SealedValue.isSound(key: key, value: value) else { return "the search set's check does not match its bytes" }
-            return HeadFollowers.forEach(SealedValue.body(value)) { _, _, _ in } ? nil : "a head's next bytes that do not read"
+            return HeadFollowers.read(SealedValue.body(value), heads: { _ in }) { _, _, _ in } ? nil : "a head's next bytes that do not read"
+        case SearchIndex.formerHeadFollowing:
+            // Form 9's: no query reads them, and their seal finds damage.
+            guard key.count == 12 else { return "a head's next bytes' key of \(key.count) bytes" }
+            return SealedValue.isSound(key: key, value: value) ? nil : "the search set's check does not match its bytes"
         default:
             return "a search set of unknown kind \(key[4])"
         }

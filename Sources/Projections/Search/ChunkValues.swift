@@ -98,11 +98,11 @@ struct ChunkValues: ~Copyable {
     /// capacity.
     private var pairs: [UInt64] = []
     private var isCut = false
-    /// Whether every field's head is known (`listed` did not cut its list) and a piece's number fits the 26
-    /// bits `headFollowing` gives it (a chunk has far fewer: at most ~40 pieces a field, 10 fields a scan):
-    /// `uncovered`, `headNext` and `headFollowing` are made for a chunk together or not at all, since a query
-    /// rules candidates out only with all three (`IndexedSearch.startsPastHeads`).
-    private var headsAreKnown: Bool { !isCut && headPieces.count == textEnds.count && count < 1 << 26 }
+    /// Whether every field's head is known (`listed` did not cut its list) and a field's number fits the 26
+    /// bits `headFollowing` gives it (a chunk has far fewer: 10 fields a scan): `uncovered`, `headNext` and
+    /// `headFollowing` are made for a chunk together or not at all, since a query rules candidates out only
+    /// with all three (`IndexedSearch.startsPastHeads`).
+    private var headsAreKnown: Bool { !isCut && headPieces.count == textEnds.count && textEnds.count < 1 << 26 }
     /// A bit per trigram (2 MB, made when first needed): those of the covered heads, in `uncovered`.
     private var gramBits: [UInt64] = []
 
@@ -513,38 +513,50 @@ struct ChunkValues: ~Copyable {
         return sets
     }
 
-    /// The scans of `headNext`'s sets with the two bytes that follow the head's next byte in their field:
-    /// per head and byte, the entries of those whose field goes on past that byte (`HeadFollowers`, each a
-    /// scan and its two bytes, the second 0 where the field ends first). For a query to prove without their
-    /// rows the matches of a needle that ends two or three bytes past a head (`HeadProofs`). Nil as `headNext`.
+    /// The scans of `headNext`'s sets by the two bytes that follow the head's next byte in their field: per
+    /// head's last byte, byte after the head and the one after that, each field's scan with its head (an index
+    /// into `heads`) and the byte after those two (0 where the field ends first), in the order of their scans.
+    /// A field that ends right after the head's next byte is in none. For a query to prove without their rows
+    /// the matches of a needle that ends two or three bytes past a head (`HeadProofs`). Nil as `headNext`.
     /// Called after `listed`.
     ///
     /// Why: such a needle (`burb-6d`, `r-51`, `-283`: from a code's shared head two or three characters into its
     /// random part) is in no piece, and its matches were each a row read: 837 to 2,157 rows, 56–103 ms, at ten
     /// million scans.
-    mutating func headFollowing() -> [(head: [UInt8], byte: UInt8, entries: [UInt8])]? {
+    mutating func headFollowing() -> HeadFollowing? {
         guard headsAreKnown else { return nil }
         var pairs = takePairs()
         defer { givePairs(pairs) }
+        // Sorted by the set's three bytes and the scan; the rest of an entry lies beside them, by its index.
+        var found: [(head: Int32, third: UInt8)] = []
         forEachFieldUnderAHead { field, head, text in
             let next = Int(lengths[head])
             guard next + 1 < text.count else { return }
-            let third = next + 2 < text.count ? UInt64(text[next + 2]) : 0
-            pairs.append(UInt64(head) << 38 | UInt64(text[next]) << 30 | (field & 0x3FFF) << 16 | UInt64(text[next + 1]) << 8 | third)
+            let set = UInt64(text[next - 1]) << 16 | UInt64(text[next]) << 8 | UInt64(text[next + 1])
+            pairs.append(set << 40 | (field & 0x3FFF) << 26 | UInt64(found.count))
+            found.append((Int32(head), next + 2 < text.count ? text[next + 2] : 0))
         }
         pairs.sort()
-        var sets: [(head: [UInt8], byte: UInt8, entries: [UInt8])] = []
+        var made = HeadFollowing()
+        var headIndex: [Int32: Int] = [:]
         var start = 0
         while start < pairs.count {
             var end = start + 1
-            while end < pairs.count && pairs[end] >> 30 == pairs[start] >> 30 { end += 1 }
-            let entries = HeadFollowers.entries(pairs[start..<end].lazy.map {
-                (offset: Int($0 >> 16 & 0x3FFF), second: UInt8(truncatingIfNeeded: $0 >> 8), third: UInt8(truncatingIfNeeded: $0))
-            })
-            sets.append((Array(bytes(ofPiece: Int(pairs[start] >> 38))), UInt8(truncatingIfNeeded: pairs[start] >> 30), entries))
+            while end < pairs.count && pairs[end] >> 40 == pairs[start] >> 40 { end += 1 }
+            let entries = pairs[start..<end].map { pair in
+                let entry = found[Int(pair & 0x3FF_FFFF)]
+                let head = headIndex[entry.head] ?? {
+                    made.heads.append(Array(bytes(ofPiece: Int(entry.head))))
+                    headIndex[entry.head] = made.heads.count - 1
+                    return made.heads.count - 1
+                }()
+                return (offset: Int(pair >> 26 & 0x3FFF), head: head, third: entry.third)
+            }
+            let set = pairs[start] >> 40
+            made.sets.append((UInt8(truncatingIfNeeded: set >> 16), UInt8(truncatingIfNeeded: set >> 8), UInt8(truncatingIfNeeded: set), entries))
             start = end
         }
-        return sets
+        return made
     }
 
     /// Calls `body` with each of the chunk's own fields that is listed under a head (`listed`): its entry in
@@ -769,4 +781,14 @@ extension ChunkValues {
         }
         return true
     }
+}
+
+/// A chunk's scans by the two bytes after a head's next byte (`ChunkValues.headFollowing`), before the heads
+/// are numbered (`SearchIndexWriter`).
+struct HeadFollowing: Sendable {
+    /// The heads the entries name, by their index.
+    var heads: [[UInt8]] = []
+    /// Per head's last byte, byte after the head and the one after that, the entries in the order of their
+    /// scans: the scan, its head's index in `heads`, the byte after the two (0 where the field ends).
+    var sets: [(last: UInt8, byte: UInt8, next: UInt8, entries: [(offset: Int, head: Int, third: UInt8)])] = []
 }

@@ -27,9 +27,9 @@ final class GramWorker: @unchecked Sendable {
         /// The scans of each head by the byte after it (`ChunkValues.headNext`), their sets stored; nil when
         /// the chunk is not fresh or the list of pieces was cut.
         let headNext: [(head: [UInt8], byte: UInt8, members: [UInt8])]?
-        /// The same scans with the two bytes after the head's next one (`ChunkValues.headFollowing`), stored;
-        /// nil as `headNext`.
-        let headFollowing: [(head: [UInt8], byte: UInt8, entries: [UInt8])]?
+        /// The same scans by the two bytes after the head (`ChunkValues.headFollowing`), their heads not yet
+        /// numbered; nil as `headNext`.
+        let headFollowing: HeadFollowing?
         /// The scans by what comes before their tails (`ChunkValues.tailsAfter`), as sealed entries in key
         /// order; empty when the chunk is not fresh.
         let tailsAfter: [(key: [UInt8], value: [UInt8])]

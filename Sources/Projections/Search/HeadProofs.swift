@@ -4,9 +4,9 @@ import SystemCalls
 /// under (`ChunkValues.headFollowing`): a field listed under head `H` with bytes `b1 b2 b3` after it holds
 /// every needle that is a suffix of `H` followed by `b1 b2`, or by `b1 b2 b3` (`burb-6d`, `r-51`, `-283`: from
 /// a code's shared head into its random part). Read as `GroupProofs` reads, when some of the scans' own
-/// pieces ends with the needle's start. The sets of a group's chunks of the heads that end with one byte and
-/// have another after them lie together (`SearchIndex.headFollowingKey`): one range a group, however many
-/// heads the needle may run past (`-283`: every code's head ends in `-`).
+/// pieces ends with the needle's start. A chunk's fields under every head that ends with a given byte and has
+/// two given bytes after it are one set (`SearchIndex.headFollowingKey`), and a group's four lie together:
+/// one range a group, however many heads the needle may run past (`-283`: every code's head ends in `-`).
 typealias HeadProofs = GroupProofs<HeadSets>
 
 struct HeadSets: ProofSets {
@@ -49,86 +49,113 @@ struct HeadSets: ProofSets {
     func read(groupOf chunk: UInt32, in tables: any ModelTables) throws -> [ChunkBits?] {
         var proofs = [ChunkBits?](repeating: nil, count: Int(SearchIndex.chunksPerGroup))
         let n = needle.count
-        try read(two, last: needle[n - 3], byte: needle[n - 2], then: needle[n - 1], and: nil, chunk: chunk, in: tables, into: &proofs)
-        try read(three, last: needle[n - 4], byte: needle[n - 3], then: needle[n - 2], and: needle[n - 1], chunk: chunk, in: tables,
+        try read(two, last: needle[n - 3], byte: needle[n - 2], next: needle[n - 1], then: nil, chunk: chunk, in: tables, into: &proofs)
+        try read(three, last: needle[n - 4], byte: needle[n - 3], next: needle[n - 2], then: needle[n - 1], chunk: chunk, in: tables,
                  into: &proofs)
         return proofs
     }
 
     /// Adds to `proofs` the scans of `chunk`'s group listed under one of `heads` (which end with `last`) with
-    /// `byte` after it and then `second` (and `third`, unless nil).
-    private func read(_ heads: [UInt32], last: UInt8, byte: UInt8, then second: UInt8, and third: UInt8?, chunk: UInt32,
+    /// `byte` and `next` after it, and then `third` (unless nil).
+    private func read(_ heads: [UInt32], last: UInt8, byte: UInt8, next: UInt8, then third: UInt8?, chunk: UInt32,
                       in tables: any ModelTables, into proofs: inout [ChunkBits?]) throws {
         guard !heads.isEmpty else { return }
-        let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, last, byte]
-        // A head's sets of the group's chunks lie one after another: it is looked up once for all of them.
-        var looked: (number: UInt32, held: Bool)?
+        let prefix = SearchIndex.groupBytes(chunk) + [SearchIndex.headFollowing, last, byte, next]
+        // Per head of a set, in its order, whether it is one of `heads` (both sorted: one walk).
+        var held: [Bool] = []
         try tables.forEach(.search, prefix: prefix) { key, value in
-            guard key.count == prefix.count + 5, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
-            let number = key[prefix.count..<(prefix.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            if looked?.number != number { looked = (number, HeadSets.holds(heads, number)) }
-            guard looked?.held == true else { return true }
+            guard key.count == prefix.count + 1, let place = key.last, UInt32(place) < SearchIndex.chunksPerGroup else { return true }
             // Taken out, not copied: the set's words are then changed in place.
             var proven = proofs[Int(place)].take() ?? ChunkBits()
-            HeadFollowers.forEach(SealedValue.body(value)) { offset, next, after in
-                if next == second && (third == nil || after == third) { proven.insert(offset) }
+            held.removeAll(keepingCapacity: true)
+            var at = 0
+            HeadFollowers.read(SealedValue.body(value), heads: { number in
+                while at < heads.count && heads[at] < number { at += 1 }
+                held.append(at < heads.count && heads[at] == number)
+            }) { offset, head, after in
+                if held[head] && (third == nil || after == third) { proven.insert(offset) }
             }
             proofs[Int(place)] = proven
             return true
         }
     }
-
-    /// Whether the sorted `numbers` hold `number`.
-    private static func holds(_ numbers: [UInt32], _ number: UInt32) -> Bool {
-        var low = 0, high = numbers.count
-        while low < high {
-            let middle = (low + high) / 2
-            if numbers[middle] < number { low = middle + 1 } else { high = middle }
-        }
-        return low < numbers.count && numbers[low] == number
-    }
 }
 
-/// The stored form of a head's scans by the byte after it with the two bytes that follow
-/// (`SearchIndex.headFollowing`): per field, in the order of their scans, the gap from the scan before (the
-/// first's from -1; 0 for a second field of one scan) as a LEB128 varint, then its two bytes (the second 0
-/// where the field ends first: no needle holds a 0). Every field is kept, so that the entries are all that
-/// follows the head and byte in the chunk's scans.
+/// The stored form of a chunk's scans whose field has a head, a byte after it and then another
+/// (`SearchIndex.headFollowing`): the heads' count and numbers (`PieceVocabulary`; the first as it is, each
+/// next as its gap from the one before), then per field, in the order of their scans, the gap from the scan
+/// before (the first's from -1; 0 for a second field of one scan), its head's index among those numbers (all
+/// LEB128 varints) and the byte after the two (0 where the field ends). Every field is kept, so that the
+/// entries are all that follows the heads and the two bytes in the chunk's scans.
 enum HeadFollowers {
-    /// The stored form of `sorted` (by offset, then bytes; a repeat is kept once).
-    static func entries(_ sorted: some Sequence<(offset: Int, second: UInt8, third: UInt8)>) -> [UInt8] {
+    /// The stored form of `entries` (in the order of their scans; any order of heads and bytes, a repeat is
+    /// kept once), with `numbers` the heads' numbers by their index.
+    static func stored(_ entries: [(offset: Int, head: Int, third: UInt8)], numbers: [UInt32]) -> [UInt8] {
+        let used = Array(Set(entries.map { numbers[$0.head] })).sorted()
+        let index = Dictionary(uniqueKeysWithValues: used.enumerated().map { ($1, $0) })
         var bytes: [UInt8] = []
-        var previous = (offset: -1, second: UInt8(0), third: UInt8(0))
-        for entry in sorted where entry != previous {
-            var gap = entry.offset - previous.offset
-            while gap >= 0x80 {
-                bytes.append(UInt8(gap & 0x7F) | 0x80)
-                gap >>= 7
-            }
-            bytes.append(UInt8(gap))
-            bytes.append(entry.second)
+        append(UInt64(used.count), to: &bytes)
+        var previous: UInt32 = 0
+        for number in used {
+            append(UInt64(number - previous), to: &bytes)
+            previous = number
+        }
+        let sorted = entries.map { (offset: $0.offset, head: index[numbers[$0.head]]!, third: $0.third) }
+            .sorted { ($0.offset, $0.head, $0.third) < ($1.offset, $1.head, $1.third) }
+        var last = (offset: -1, head: -1, third: UInt8(0))
+        for entry in sorted where entry != last {
+            append(UInt64(entry.offset - last.offset), to: &bytes)
+            append(UInt64(entry.head), to: &bytes)
             bytes.append(entry.third)
-            previous = entry
+            last = entry
         }
         return bytes
     }
 
-    /// Calls `body` with each entry of a stored form, in order; false when the bytes are not one (a varint of
-    /// more than 3 bytes or cut short, a first gap of 0, a scan past the chunk, an entry without its two
-    /// bytes), after the entries read before the damage. Nearly every gap is a byte (a head's fields with a
-    /// given byte after it are a few hundred of a chunk's 16,000), read as such (`Varint`): a needle three bytes
-    /// past a code's `-` reads some 700,000 entries at ten million scans.
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// Calls `body` with each entry of a stored form, in order, with its head's number; false when the bytes
+    /// are not one (below), after the entries read before the damage.
     @discardableResult
-    static func forEach(_ value: UnsafeRawBufferPointer, _ body: (_ offset: Int, _ second: UInt8, _ third: UInt8) -> Void) -> Bool {
-        guard let base = value.baseAddress else { return true }
-        let count = value.count
-        var at = 0, previous = -1
-        while at < count {
-            guard let gap = Varint.read(base, at: &at, end: count, maxBytes: 3) else { return false }
+    static func forEach(_ value: UnsafeRawBufferPointer, _ body: (_ offset: Int, _ head: UInt32, _ third: UInt8) -> Void) -> Bool {
+        var numbers: [UInt32] = []
+        return read(value, heads: { numbers.append($0) }) { offset, head, third in body(offset, numbers[head], third) }
+    }
+
+    /// Calls `heads` with each head's number, in order, then `body` with each entry, its head by its index
+    /// among them (a query walks its own heads beside them once a set, and looks each entry's up); false when
+    /// the bytes are not a stored form (no head, a head's number past 32 bits or not past the one before, a
+    /// varint cut short or longer, a first gap of 0, a scan past the chunk, a head's index past the heads, an
+    /// entry without its byte), after what was read before the damage.
+    @discardableResult
+    static func read(_ value: UnsafeRawBufferPointer, heads: (_ number: UInt32) -> Void,
+                     _ body: (_ offset: Int, _ head: Int, _ third: UInt8) -> Void) -> Bool {
+        guard let base = value.baseAddress, !value.isEmpty else { return false }
+        let end = value.count
+        var at = 0
+        guard let count = Varint.read(base, at: &at, end: end, maxBytes: 3), count > 0 else { return false }
+        var number: UInt64 = 0
+        for k in 0..<count {
+            guard at < end, let gap = Varint.read(base, at: &at, end: end, maxBytes: 5), k == 0 || gap > 0 else { return false }
+            number += gap
+            guard number <= UInt64(UInt32.max) else { return false }
+            heads(UInt32(number))
+        }
+        var previous = -1
+        while at < end {
+            guard let gap = Varint.read(base, at: &at, end: end, maxBytes: 3) else { return false }
             let offset = previous + Int(gap)
-            guard offset >= 0, offset < ChunkBits.scansPerChunk, at + 2 <= count else { return false }
-            body(offset, base.load(fromByteOffset: at, as: UInt8.self), base.load(fromByteOffset: at + 1, as: UInt8.self))
-            at += 2
+            guard offset >= 0, offset < ChunkBits.scansPerChunk, at < end,
+                  let head = Varint.read(base, at: &at, end: end, maxBytes: 3), head < count, at < end else { return false }
+            body(offset, Int(head), base.load(fromByteOffset: at, as: UInt8.self))
+            at += 1
             previous = offset
         }
         return true

@@ -72,22 +72,29 @@ enum SearchIndex {
     /// chunk without it they prove nothing together.
     static let tailsRepeated: UInt8 = 0xD6
     /// The scans of `headNext`'s sets with the two bytes after the head's next byte (`ChunkValues.headFollowing`,
-    /// in `HeadFollowers`' form), keyed by the head's last byte and that byte before the head's number,
-    /// `[headFollowing, last, byte, head's number]`, so that the heads a needle may run past in a group are one
-    /// range, however many (`-283`: every code's head ends in `-`), and few others: the matches of a needle
-    /// that ends two or three bytes past a head. Kept as `headNext` is.
-    static let headFollowing: UInt8 = 0xD7
+    /// in `HeadFollowers`' form: each scan with its head's number and the second byte), keyed by the head's
+    /// last byte, that byte and the first after it, `[headFollowing, last, byte, next]`: the matches of a
+    /// needle that ends two or three bytes past a head are one set a chunk, whichever heads it may run past
+    /// (`-283`: every code's head ends in `-`, and its scans with `28` after one are a sixteenth of those with
+    /// `2`). Kept as `headNext` is.
+    static let headFollowing: UInt8 = 0xD8
+    /// The same scans in index form 9, a set per head (`[0xD7, last, byte, head's number]`, each scan with its
+    /// two bytes): a needle three bytes past a code's `-` read the entries of every code's head with that
+    /// byte after it, 740,000 at ten million scans, 2.2 MB (7–8 ms). Queries do not read them; `log verify`
+    /// checks their seal, and a chunk's pieces made again, or `rebuild`, delete them.
+    static let formerHeadFollowing: UInt8 = 0xD7
 
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey = readyKey(form: 9)
+    static let readyKey = readyKey(form: 10)
     /// The marks of the forms a query reads as ready: form 6 lacks only the sets of a head's next byte and of
-    /// what comes before a tail, form 7 `tailsRepeated` and `headFollowing` too, form 8 only `headFollowing`;
-    /// those prove matches and rule none out (without them those scans' rows are read), so a store written
-    /// before them searches as it did and verifies, and `rebuild` makes its index again in the current form.
-    /// The current form first: a query looks them up in this order.
-    static let readableKeys = [readyKey, readyKey(form: 8), readyKey(form: 7), readyKey(form: 6)]
+    /// what comes before a tail, form 7 `tailsRepeated` and `headFollowing` too, form 8 only `headFollowing`,
+    /// form 9 has it in its former layout (`formerHeadFollowing`), which queries do not read; those sets
+    /// prove matches and rule none out (without them those scans' rows are read), so a store written before
+    /// them searches as it did and verifies, and `rebuild` makes its index again in the current form. The
+    /// current form first: a query looks them up in this order.
+    static let readableKeys = [readyKey, readyKey(form: 9), readyKey(form: 8), readyKey(form: 7), readyKey(form: 6)]
 
     static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
 
@@ -170,10 +177,10 @@ enum SearchIndex {
         groupBytes(chunk) + [headNext] + PieceVocabulary.bigEndian(number) + [byte, place(chunk)]
     }
 
-    /// The key of the scans of `chunk` whose field is listed under the head numbered `number`, whose last byte
-    /// is `last`, and has `byte` after it, with the two bytes after that (`headFollowing`).
-    static func headFollowingKey(chunk: UInt32, last: UInt8, byte: UInt8, number: UInt32) -> [UInt8] {
-        groupBytes(chunk) + [headFollowing, last, byte] + PieceVocabulary.bigEndian(number) + [place(chunk)]
+    /// The key of the scans of `chunk` whose field is listed under a head whose last byte is `last` and has
+    /// `byte` and then `next` after it, with the byte after that (`headFollowing`).
+    static func headFollowingKey(chunk: UInt32, last: UInt8, byte: UInt8, next: UInt8) -> [UInt8] {
+        groupBytes(chunk) + [headFollowing, last, byte, next, place(chunk)]
     }
 
     /// The key of the scans of `chunk` that have trigram `gram` (its three bytes) past their fields' heads.

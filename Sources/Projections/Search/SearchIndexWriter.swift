@@ -180,7 +180,7 @@ final class SearchIndexWriter {
                 pending += try pieceEntries(made.pieces, of: made.chunk, in: tables)
                 pending += made.uncovered ?? []
                 pending += try headEntries(made.headNext ?? [], of: made.chunk, in: tables)
-                pending += try headEntries(made.headFollowing ?? [], of: made.chunk, in: tables)
+                pending += try headEntries(made.headFollowing, of: made.chunk, in: tables)
                 pending += made.tailsAfter
                 if SearchIndex.place(made.chunk) == SearchIndex.chunksPerGroup - 1 { try appendPending(to: tables) }
             } else {
@@ -322,7 +322,8 @@ final class SearchIndexWriter {
             }
         }
         try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
-                         SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated],
+                         SearchIndex.headFollowing, SearchIndex.formerHeadFollowing, SearchIndex.tailAfterByte,
+                         SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated],
                         of: chunk, in: tables)
         for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
@@ -331,7 +332,7 @@ final class SearchIndexWriter {
             for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
         }
         for (key, value) in try headEntries(values.headNext() ?? [], of: chunk, in: tables) { try tables.put(.search, key, value) }
-        for (key, value) in try headEntries(values.headFollowing() ?? [], of: chunk, in: tables) { try tables.put(.search, key, value) }
+        for (key, value) in try headEntries(values.headFollowing(), of: chunk, in: tables) { try tables.put(.search, key, value) }
         for (key, value) in SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: chunk) { try tables.put(.search, key, value) }
         for (key, value) in try PairSets.entries(of: chunk, in: tables) { try tables.put(.search, key, value) }
     }
@@ -346,33 +347,26 @@ final class SearchIndexWriter {
         }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
-    /// The entries of `chunk`'s sets of each head by the byte after it (`ChunkValues.headNext`), or of those
-    /// with the two bytes after that (`ChunkValues.headFollowing`), sealed, in key order; each head by its
-    /// number (`PieceVocabulary`: a head is listed, and so numbered already).
+    /// The entries of `chunk`'s sets of each head by the byte after it (`ChunkValues.headNext`), sealed, in key
+    /// order; each head by its number (`PieceVocabulary`: a head is listed, and so numbered already).
     private func headEntries(_ sets: [(head: [UInt8], byte: UInt8, members: [UInt8])], of chunk: UInt32,
                              in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
-        try headEntries(sets.map { ($0.head, $0.byte, $0.members) }, of: chunk, in: tables) { number, _, byte in
-            SearchIndex.headNextKey(chunk: chunk, number: number, byte: byte)
-        }
+        try sets.map { set in
+            let key = SearchIndex.headNextKey(chunk: chunk, number: try vocabulary.number(of: ChunkValues.own, set.head, in: tables),
+                                              byte: set.byte)
+            return (key, SealedValue.seal(key: key, set.members))
+        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
-    private func headEntries(_ sets: [(head: [UInt8], byte: UInt8, entries: [UInt8])], of chunk: UInt32,
-                             in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
-        try headEntries(sets.map { ($0.head, $0.byte, $0.entries) }, of: chunk, in: tables) { number, head, byte in
-            SearchIndex.headFollowingKey(chunk: chunk, last: head.last ?? 0, byte: byte, number: number)
-        }
-    }
-
-    private func headEntries(_ sets: [([UInt8], UInt8, [UInt8])], of chunk: UInt32, in tables: any ModelTables,
-                             key: (_ number: UInt32, _ head: [UInt8], _ byte: UInt8) -> [UInt8]) throws -> [(key: [UInt8], value: [UInt8])] {
-        var entries: [(key: [UInt8], value: [UInt8])] = []
-        entries.reserveCapacity(sets.count)
-        for (head, byte, value) in sets {
-            let key = key(try vocabulary.number(of: ChunkValues.own, head, in: tables), head, byte)
-            entries.append((key, SealedValue.seal(key: key, value)))
-        }
-        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
-        return entries
+    /// The entries of `chunk`'s sets by the two bytes after a head's next one (`ChunkValues.headFollowing`), in
+    /// their stored form (`HeadFollowers`), sealed, in key order; each head by its number.
+    private func headEntries(_ made: HeadFollowing?, of chunk: UInt32, in tables: any ModelTables) throws -> [(key: [UInt8], value: [UInt8])] {
+        guard let made else { return [] }
+        let numbers = try made.heads.map { try vocabulary.number(of: ChunkValues.own, $0, in: tables) }
+        return made.sets.map { set in
+            let key = SearchIndex.headFollowingKey(chunk: chunk, last: set.last, byte: set.byte, next: set.next)
+            return (key, SealedValue.seal(key: key, HeadFollowers.stored(set.entries, numbers: numbers)))
+        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
     /// Deletes `chunk`'s entries of the kinds given.
