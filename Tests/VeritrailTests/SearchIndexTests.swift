@@ -1034,25 +1034,38 @@ extension SnapshotReplayTests {
         }
     }
 
-    /// A chunk's list of piece numbers reads back as written (gaps of any size, up to the largest number), and
-    /// read up to a number, up to it (a query's look-up); a varint cut short or past 32 bits, or a gap of 0, is
-    /// damage.
+    /// A chunk's list of piece numbers reads back as written (gaps of any size, up to the largest number, with
+    /// marks past `PieceNumbers.stride` numbers), and the numbers a query looks for are found from the marks
+    /// before them, exactly those the list holds; a varint cut short or past 32 bits, a gap of 0, marks that are
+    /// not the list's (a number or a place off by one, one too few or too many) are damage.
     @Test func aListOfNumbersReadsBackAndDamageIsFound() {
         var rng = SystemRandomNumberGenerator()
-        for _ in 0..<200 {
-            let numbers = Set((0..<Int.random(in: 0...300, using: &rng)).map { _ in
-                Bool.random(using: &rng) ? UInt32.random(in: 0...200, using: &rng) : UInt32.random(in: 0...UInt32.max, using: &rng)
+        for _ in 0..<300 {
+            let numbers = Set((0..<Int.random(in: 0...(Bool.random(using: &rng) ? 300 : 3_000), using: &rng)).map { _ in
+                Bool.random(using: &rng) ? UInt32.random(in: 0...5_000, using: &rng) : UInt32.random(in: 0...UInt32.max, using: &rng)
             }).sorted()
+            let list = PieceNumbers.encoded(numbers), present = Set(numbers)
+            #expect((list.count >= 2 && list[0] == 0 && list[1] == 0) == (numbers.count > PieceNumbers.stride))
             var read: [UInt32] = []
-            let readable = PieceNumbers.encoded(numbers).withUnsafeBytes { PieceNumbers.forEach($0) { read.append($0) } }
-            #expect(readable && read == numbers)
-            let last = Bool.random(using: &rng) ? numbers.randomElement(using: &rng) ?? 0 : UInt32.random(in: 0...UInt32.max, using: &rng)
-            var upTo: [UInt32] = []
-            let readableUpTo = PieceNumbers.encoded(numbers).withUnsafeBytes { PieceNumbers.forEach($0, through: last) { upTo.append($0) } }
-            #expect(readableUpTo && upTo == numbers.filter { $0 <= last }, "\(numbers) through \(last)")
+            #expect(list.withUnsafeBytes { PieceNumbers.forEach($0) { read.append($0) } } && read == numbers)
+            let wanted = Set((0..<Int.random(in: 1...20, using: &rng)).map { _ in
+                Bool.random(using: &rng) ? numbers.randomElement(using: &rng) ?? 0 : UInt32.random(in: 0...UInt32.max, using: &rng)
+            }).sorted()
+            var held: [UInt32] = []
+            #expect(list.withUnsafeBytes { PieceNumbers.forEachHeld(wanted, in: $0) { held.append(wanted[$0]) } })
+            #expect(held == wanted.filter { present.contains($0) }, "\(wanted) in \(numbers.count) numbers")
         }
-        for bad in [[0x80], [1, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1]] as [[UInt8]] {
+        for bad in [[0x80], [1, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1], [0, 0], [0, 0, 1], [0, 0, 0]] as [[UInt8]] {
             #expect(!bad.withUnsafeBytes { PieceNumbers.forEach($0) { _ in } }, "\(bad)")
+        }
+        // A list of 150 numbers, 0 to 149, has marks for numbers 64 and 128: before them 63 and 127, at the
+        // gaps' bytes 64 and 128 (a byte each).
+        let list = PieceNumbers.encoded(Array(0..<150))
+        #expect(Array(list.prefix(8)) == [0, 0, 2, 63, 64, 127, 0x80, 1])
+        for (at, change) in [(3, 1), (4, 1), (5, -1), (6, -1), (2, 1), (2, -1)] {
+            var damaged = list
+            damaged[at] = UInt8(Int(damaged[at]) + change)
+            #expect(!damaged.withUnsafeBytes { PieceNumbers.forEach($0) { _ in } }, "byte \(at) \(change)")
         }
     }
 

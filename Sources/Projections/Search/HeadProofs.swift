@@ -91,8 +91,9 @@ enum HeadFollowers {
     /// The stored form of `entries` (in the order of their scans; any order of heads and bytes, a repeat is
     /// kept once), with `numbers` the heads' numbers by their index.
     static func stored(_ entries: [(offset: Int, head: Int, third: UInt8)], numbers: [UInt32]) -> [UInt8] {
-        let used = Array(Set(entries.map { numbers[$0.head] })).sorted()
-        let index = Dictionary(uniqueKeysWithValues: used.enumerated().map { ($1, $0) })
+        // The heads' numbers, sorted, each once; an entry's head by its place among them.
+        var used: [UInt32] = []
+        for number in entries.map({ numbers[$0.head] }).sorted() where used.last != number { used.append(number) }
         var bytes: [UInt8] = []
         append(UInt64(used.count), to: &bytes)
         var previous: UInt32 = 0
@@ -100,7 +101,7 @@ enum HeadFollowers {
             append(UInt64(number - previous), to: &bytes)
             previous = number
         }
-        let sorted = entries.map { (offset: $0.offset, head: index[numbers[$0.head]]!, third: $0.third) }
+        let sorted = entries.map { (offset: $0.offset, head: used.place(of: numbers[$0.head]), third: $0.third) }
             .sorted { ($0.offset, $0.head, $0.third) < ($1.offset, $1.head, $1.third) }
         var last = (offset: -1, head: -1, third: UInt8(0))
         for entry in sorted where entry != last {
@@ -159,5 +160,17 @@ enum HeadFollowers {
             previous = offset
         }
         return true
+    }
+}
+
+extension [UInt32] {
+    /// The place of the first number not below `number` in these sorted numbers (their count when none is).
+    func place(of number: UInt32) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < number { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

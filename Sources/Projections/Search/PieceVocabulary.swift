@@ -176,50 +176,6 @@ final class PieceVocabulary {
     }
 }
 
-/// The numbers of a chunk's pieces (`[chunk, pieceList]`): sorted, the first as it is and each after it as
-/// its gap from the one before, each a LEB128 varint.
-enum PieceNumbers {
-    static func encoded(_ sorted: [UInt32]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(sorted.count * 2)
-        var previous: UInt32 = 0
-        for (i, number) in sorted.enumerated() {
-            var gap = i == 0 ? number : number - previous
-            while gap >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: gap) | 0x80)
-                gap >>= 7
-            }
-            bytes.append(UInt8(gap))
-            previous = number
-        }
-        return bytes
-    }
-
-    /// Calls `body` with each number up to `last`, in order (the list is read no further: a query looks for a
-    /// few numbers in each chunk's thousand); false when the bytes read are not such a list (a varint cut short
-    /// or past 32 bits, a gap of 0, more than `ChunkValues.maxListed`), after the numbers read before the damage.
-    /// A gap of one byte is read as such (`Varint`): a query walks a list in each of 625 chunks at ten million
-    /// scans.
-    @discardableResult
-    static func forEach(_ list: UnsafeRawBufferPointer, through last: UInt32 = .max, _ body: (UInt32) throws -> Void) rethrows -> Bool {
-        guard let base = list.baseAddress else { return true }
-        let end = list.count
-        var at = 0, count = 0
-        var previous: UInt64 = 0
-        while at < end {
-            guard let gap = Varint.read(base, at: &at, end: end, maxBytes: 5) else { return false }
-            guard count == 0 || gap > 0, count < ChunkValues.maxListed else { return false }
-            let number = count == 0 ? gap : previous + gap
-            guard number <= UInt64(UInt32.max) else { return false }
-            if number > UInt64(last) { return true }
-            try body(UInt32(number))
-            previous = number
-            count += 1
-        }
-        return true
-    }
-}
-
 /// The pieces of the whole index that hold a query's needle (`IndexedSearch`), found once a query in the
 /// vocabulary's blocks, and for each the matched pieces that are its prefixes: in a chunk that lists one of
 /// those, its own set is in theirs (`ChunkValues.closeUnderPrefixes`) and is not read.
@@ -287,11 +243,7 @@ struct PieceMatches {
     func forEachShortest(in list: UnsafeRawBufferPointer, _ body: (_ place: Int) throws -> Void) rethrows -> Bool {
         guard !numbers.isEmpty else { return true }
         var listed: [Int] = []
-        var place = 0
-        let readable = PieceNumbers.forEach(list, through: numbers[numbers.count - 1]) { number in
-            while place < numbers.count && numbers[place] < number { place += 1 }
-            if place < numbers.count && numbers[place] == number { listed.append(place) }
-        }
+        let readable = PieceNumbers.forEachHeld(numbers, in: list) { listed.append($0) }
         for place in listed where !prefixes[place].contains(where: { listed.contains($0) }) { try body(place) }
         return readable
     }
