@@ -107,6 +107,22 @@ import TestSupport
         return (try Store(directory: directory.path), directory)
     }
 
+    /// Asks each needle both ways at the head (200 at most), and expects the same answers.
+    static func expectSame(_ store: Store, needles: [String]) throws {
+        for needle in needles {
+            var q = HistoryQuery(); q.search = needle; q.limit = 200
+            try expectSame(store, q, asOf: nil)
+        }
+    }
+
+    /// Whether the store's search index is ready (of a form queries read), and of the current form.
+    static func readiness(_ store: Store) throws -> (ready: Bool, current: Bool) {
+        try store.log.environment.read { txn in
+            let models = Models(tables: StoredTables(transaction: txn, databases: store.modelDatabases), log: LogReader(log: store.log, transaction: txn))
+            return (try models.searchIndexIsReady(), try models.searchIndexIsCurrent())
+        }
+    }
+
     /// Asks `query` both ways as of `asOf`, and expects the same answer.
     static func expectSame(_ store: Store, _ query: HistoryQuery, asOf: AsOf?) throws {
         let now = Ev.time("2026-11-20T18:00:00Z")
@@ -847,22 +863,13 @@ extension SnapshotReplayTests {
         }
         #expect(try newSets() == 0)
         #expect(try store.auditPages() == nil)
-        func expectAllSame() throws {
-            for needle in ["/pw-a", "f7", "a?lot", "1q?lo", "powercore", "e", "pw-a7", "w-a79", "-a79"] {
-                var q = HistoryQuery(); q.search = needle; q.limit = 200
-                try SearchIndexTests.expectSame(store, q, asOf: nil)
-            }
-        }
-        try expectAllSame()
-        let ready = try store.log.environment.read { txn in
-            let models = Models(tables: StoredTables(transaction: txn, databases: store.modelDatabases), log: LogReader(log: store.log, transaction: txn))
-            return (try models.searchIndexIsReady(), try models.searchIndexIsCurrent())
-        }
-        #expect(ready == (true, false))
+        let needles = ["/pw-a", "f7", "a?lot", "1q?lo", "powercore", "e", "pw-a7", "w-a79", "-a79"]
+        try SearchIndexTests.expectSame(store, needles: needles)
+        #expect(try SearchIndexTests.readiness(store) == (true, false))
         _ = try store.rebuild()
         #expect(try newSets() > 0)
         #expect(try store.auditPages() == nil)
-        try expectAllSame()
+        try SearchIndexTests.expectSame(store, needles: needles)
     }
 
     /// A store of index form 9, whose sets of the two bytes after a head's next one are one per head
@@ -901,18 +908,9 @@ extension SnapshotReplayTests {
         try writeFormNine(SealedValue.seal(key: former, [1, UInt8(ascii: "7"), UInt8(ascii: "9")]))
         #expect(try count(SearchIndex.headFollowing) == 0)
         #expect(try store.auditPages() == nil)
-        func expectAllSame() throws {
-            for needle in ["/pw-a", "pw-a7", "w-a79", "-a79", "-a7", "a?lot", "e"] {
-                var q = HistoryQuery(); q.search = needle; q.limit = 200
-                try SearchIndexTests.expectSame(store, q, asOf: nil)
-            }
-        }
-        try expectAllSame()
-        let ready = try store.log.environment.read { txn in
-            let models = Models(tables: StoredTables(transaction: txn, databases: store.modelDatabases), log: LogReader(log: store.log, transaction: txn))
-            return (try models.searchIndexIsReady(), try models.searchIndexIsCurrent())
-        }
-        #expect(ready == (true, false))
+        let needles = ["/pw-a", "pw-a7", "w-a79", "-a79", "-a7", "a?lot", "e"]
+        try SearchIndexTests.expectSame(store, needles: needles)
+        #expect(try SearchIndexTests.readiness(store) == (true, false))
         var flipped = SealedValue.seal(key: former, [1, UInt8(ascii: "7"), UInt8(ascii: "9")])
         flipped[flipped.count - 1] ^= 1
         try writeFormNine(flipped)
@@ -921,7 +919,7 @@ extension SnapshotReplayTests {
         #expect(try count(SearchIndex.formerHeadFollowing) == 0)
         #expect(try count(SearchIndex.headFollowing) > 0)
         #expect(try store.auditPages() == nil)
-        try expectAllSame()
+        try SearchIndexTests.expectSame(store, needles: needles)
     }
 
     /// A needle whose trigrams lie in different fields (`marco`: `powercore`, `marché`) is ruled out by the

@@ -95,31 +95,22 @@ enum HeadFollowers {
         var used: [UInt32] = []
         for number in entries.map({ numbers[$0.head] }).sorted() where used.last != number { used.append(number) }
         var bytes: [UInt8] = []
-        append(UInt64(used.count), to: &bytes)
+        Varint.append(UInt64(used.count), to: &bytes)
         var previous: UInt32 = 0
         for number in used {
-            append(UInt64(number - previous), to: &bytes)
+            Varint.append(UInt64(number - previous), to: &bytes)
             previous = number
         }
         let sorted = entries.map { (offset: $0.offset, head: used.place(of: numbers[$0.head]), third: $0.third) }
             .sorted { ($0.offset, $0.head, $0.third) < ($1.offset, $1.head, $1.third) }
         var last = (offset: -1, head: -1, third: UInt8(0))
         for entry in sorted where entry != last {
-            append(UInt64(entry.offset - last.offset), to: &bytes)
-            append(UInt64(entry.head), to: &bytes)
+            Varint.append(UInt64(entry.offset - last.offset), to: &bytes)
+            Varint.append(UInt64(entry.head), to: &bytes)
             bytes.append(entry.third)
             last = entry
         }
         return bytes
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
     }
 
     /// Calls `body` with each entry of a stored form, in order, with its head's number; false when the bytes

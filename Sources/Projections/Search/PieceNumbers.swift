@@ -18,25 +18,16 @@ enum PieceNumbers {
         var previous: UInt32 = 0
         for (i, number) in sorted.enumerated() {
             if i > 0 && i % stride == 0 {
-                append(UInt64(previous), to: &marks)
-                append(UInt64(gaps.count), to: &marks)
+                Varint.append(UInt64(previous), to: &marks)
+                Varint.append(UInt64(gaps.count), to: &marks)
             }
-            append(UInt64(i == 0 ? number : number - previous), to: &gaps)
+            Varint.append(UInt64(i == 0 ? number : number - previous), to: &gaps)
             previous = number
         }
         guard !marks.isEmpty else { return gaps }
         var bytes: [UInt8] = [0, 0]
-        append(UInt64((sorted.count - 1) / stride), to: &bytes)
+        Varint.append(UInt64((sorted.count - 1) / stride), to: &bytes)
         return bytes + marks + gaps
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
     }
 
     /// Calls `body` with each number, in order; false when the bytes are not such a list (a varint cut short

@@ -20,4 +20,14 @@ enum Varint {
             if byte & 0x80 == 0 { return value }
         }
     }
+
+    /// Appends `value` as a varint.
+    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
 }
