@@ -531,7 +531,7 @@ struct ChunkValues: ~Copyable {
         var found: [(head: Int32, third: UInt8)] = []
         forEachFieldUnderAHead { field, head, text in
             let next = Int(lengths[head])
-            guard next + 1 < text.count else { return }
+            guard next > 0, next + 1 < text.count else { return }
             let set = UInt64(text[next - 1]) << 16 | UInt64(text[next]) << 8 | UInt64(text[next + 1])
             pairs.append(set << 40 | (field & 0x3FFF) << 26 | UInt64(found.count))
             found.append((Int32(head), next + 2 < text.count ? text[next + 2] : 0))

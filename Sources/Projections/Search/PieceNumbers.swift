@@ -79,7 +79,7 @@ enum PieceNumbers {
                 mark = next
                 k += 1
             }
-            while (current ?? 0) < target || current == nil {
+            while current.map({ $0 < target }) ?? true {
                 guard reader.at < end else { return true }
                 guard let number = reader.next(base, end: end) else { return false }
                 current = UInt64(number)
