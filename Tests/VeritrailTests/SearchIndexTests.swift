@@ -1085,19 +1085,19 @@ extension SnapshotReplayTests {
                 let x = a.split(separator: " ").map { UInt64($0)! }, y = b.split(separator: " ").map { UInt64($0)! }
                 return x.lexicographicallyPrecedes(y)
             }
-            var read: [String] = []
+            var read: [String] = [], heads: [UInt32] = []
             let readable = HeadFollowers.stored(entries, numbers: numbers).withUnsafeBytes {
-                HeadFollowers.forEach($0) { read.append("\($0) \($1) \($2)") }
+                HeadFollowers.read($0, heads: { heads.append($0) }) { read.append("\($0) \(heads[$1]) \($2)") }
             }
             #expect(readable && read == once)
         }
         let bad: [[UInt8]] = [[], [0], [1], [1, 0x80], [1, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [2, 5, 0], [1, 5, 0x80], [1, 5, 0, 0, 7],
                               [1, 5, 1, 1, 7], [1, 5, 1, 0], [1, 5, 0x81, 0x80, 0x80, 0, 0, 7], [1, 5, 0x81, 0x7D, 0, 7], [1, 5, 1, 0, 7, 1]]
         for bytes in bad {
-            #expect(!bytes.withUnsafeBytes { HeadFollowers.forEach($0) { _, _, _ in } }, "\(bytes)")
+            #expect(!bytes.withUnsafeBytes { HeadFollowers.read($0, heads: { _ in }) { _, _, _ in } }, "\(bytes)")
         }
         // A second field of one scan: a gap of 0 past the first entry.
-        #expect(([1, 5, 1, 0, 7, 0, 0, 9] as [UInt8]).withUnsafeBytes { HeadFollowers.forEach($0) { _, _, _ in } })
+        #expect(([1, 5, 1, 0, 7, 0, 0, 9] as [UInt8]).withUnsafeBytes { HeadFollowers.read($0, heads: { _ in }) { _, _, _ in } })
     }
 
     /// Of the pieces a chunk lists that hold the needle, a query reads only those none of whose prefixes

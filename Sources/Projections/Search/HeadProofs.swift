@@ -113,14 +113,6 @@ enum HeadFollowers {
         return bytes
     }
 
-    /// Calls `body` with each entry of a stored form, in order, with its head's number; false when the bytes
-    /// are not one (below), after the entries read before the damage.
-    @discardableResult
-    static func forEach(_ value: UnsafeRawBufferPointer, _ body: (_ offset: Int, _ head: UInt32, _ third: UInt8) -> Void) -> Bool {
-        var numbers: [UInt32] = []
-        return read(value, heads: { numbers.append($0) }) { offset, head, third in body(offset, numbers[head], third) }
-    }
-
     /// Calls `heads` with each head's number, in order, then `body` with each entry, its head by its index
     /// among them (a query walks its own heads beside them once a set, and looks each entry's up); false when
     /// the bytes are not a stored form (no head, a head's number past 32 bits or not past the one before, a
