@@ -1056,8 +1056,8 @@ extension SnapshotReplayTests {
         for bad in [[0x80], [1, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1], [0, 0], [0, 0, 1], [0, 0, 0]] as [[UInt8]] {
             #expect(!bad.withUnsafeBytes { PieceNumbers.forEach($0) { _ in } }, "\(bad)")
         }
-        // A list of 150 numbers, 0 to 149, has marks for numbers 64 and 128: before them 63 and 127, at the
-        // gaps' bytes 64 and 128 (a byte each).
+        // A list of 150 numbers, 0 to 149 (a byte each), has marks for numbers 64 and 128: before them 63 and
+        // 127, their gaps at bytes 64 and 128.
         let list = PieceNumbers.encoded(Array(0..<150))
         #expect(Array(list.prefix(8)) == [0, 0, 2, 63, 64, 127, 0x80, 1])
         for (at, change) in [(3, 1), (4, 1), (5, -1), (6, -1), (2, 1), (2, -1)] {
