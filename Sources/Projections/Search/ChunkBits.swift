@@ -224,13 +224,8 @@ extension ChunkBits {
         bytes.reserveCapacity(3 * members.count + SealedValue.checkBytes)
         var previous = -1
         for member in members where member != previous {
-            var gap = member - previous
+            Varint.append(UInt64(member - previous), to: &bytes)
             previous = member
-            while gap >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: gap) | 0x80)
-                gap >>= 7
-            }
-            bytes.append(UInt8(gap))
         }
         return bytes
     }

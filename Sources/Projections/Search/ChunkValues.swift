@@ -724,12 +724,7 @@ extension ChunkValues {
         var bytes: [UInt8] = []
         for piece in listed {
             bytes.append(piece.source)
-            var length = piece.bytes.count
-            while length >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: length) | 0x80)
-                length >>= 7
-            }
-            bytes.append(UInt8(length))
+            Varint.append(UInt64(piece.bytes.count), to: &bytes)
             bytes.append(contentsOf: piece.bytes)
         }
         return bytes

@@ -1,7 +1,8 @@
 /// The LEB128 varints of the search index's stored forms (a set's gaps, a head's entries, a chunk's piece
 /// numbers, the vocabulary's lengths), which a query reads by the hundred thousand: a value under 128, as nearly
 /// every one is, is read without the loop. (`ChunkBits.orGaps` reads gaps on its own: it ORs them into a set's
-/// words as it goes, the one loop of a query that reads millions.)
+/// words as it goes, the one loop of a query that reads millions; and a set's gaps made from its bits are
+/// written into memory sized once, `setToGaps`.)
 enum Varint {
     /// The varint at `at` (below `end`) of `base`, of at most `maxBytes` bytes, with `at` moved past it; nil when
     /// it is cut short or longer.
@@ -21,7 +22,8 @@ enum Varint {
         }
     }
 
-    /// Appends `value` as a varint.
+    /// Appends `value` as a varint (`read` reads it back).
+    @inline(__always)
     static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
