@@ -117,9 +117,11 @@ import TestSupport
         }
     }
 
-    /// On the real clock, through the command line: a scan begins chunk 0, a batch fills it (its unions then made
-    /// from the stored sets) and runs into chunk 1; the log verifies after each write, chunk 0 has its unions,
-    /// and a needle of two bytes that every scan holds counts every scan.
+    /// On the real clock, through the command line: a scan begins chunk 0, a batch fills it (its unions, its
+    /// pieces, their marked list and its head follower sets then made from the stored rows) and runs into chunk
+    /// 1; the log verifies after each write (every set's record checked), chunk 0 has its unions, a list of
+    /// more than 64 pieces with its marks and sets past the code's head, and needles that every scan holds,
+    /// that listed pieces prove and that run two bytes past the head count what the rows hold.
     @Test func aChunkFilledByABatchOnTheRealClockHasItsPairsAndItsLogVerifies() throws {
         let s = try RealClockWritesTests.Store()
         defer { s.remove() }
@@ -128,14 +130,34 @@ import TestSupport
         try s.write(["scan", "--as", "ada", "--code", "https://v.example/p/0", "--product", "Serum", "--category", "Cosmetics",
                      "--result", "authentic"])
         var csv = "code,productName,category,result\n"
+        // 97 products of one word and a number, each in ~80 scans of the chunk: each is listed as a piece.
+        func product(_ i: Int) -> String { i % 2 == 0 ? "Serum \(i % 97)" : "Sherpa jacket" }
         for i in 0..<ChunkBits.scansPerChunk {
-            csv += "https://v.example/p/\(i + 1),\(i % 2 == 0 ? "Serum" : "Sherpa jacket"),\(i % 3 == 0 ? "Outerwear" : "Eraser"),authentic\n"
+            csv += "https://v.example/p/\(i + 1),\(product(i)),\(i % 3 == 0 ? "Outerwear" : "Eraser"),authentic\n"
         }
         try s.write(["scan", "--as", "ada", "--batch", try s.file("fill.csv", csv)])
-        let pairs = try PairSetsTests.pairs(try Store(directory: s.path.path), chunk: 0)
+        let store = try Store(directory: s.path.path)
+        let pairs = try PairSetsTests.pairs(store, chunk: 0)
         #expect(pairs[Array("er".utf8)]?.count == ChunkBits.scansPerChunk - 1)
-        let answer = try CLI.run(["history", "--search", "ER", "--limit", "1", "--json", "--store", s.path.path])
-        #expect(jsonObject(answer.stdout)?["total"] as? Int == ChunkBits.scansPerChunk + 1, "\(answer.transcript)")
+        let (list, followers) = try store.log.environment.read { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            var followers = 0
+            try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [SearchIndex.headFollowing]) { key, _ in
+                if SearchIndex.isKey(key, of: 0) { followers += 1 }
+                return true
+            }
+            return (try tables.withValue(.search, SearchIndex.pieceListKey(chunk: 0)) { $0.map { Array(SealedValue.body($0)) } }, followers)
+        }
+        #expect(list.map { $0.count > 2 && $0[0] == 0 && $0[1] == 0 } == true, "chunk 0's list of pieces has marks")
+        #expect(followers > 0)
+        let codes = ["https://v.example/p/0"] + (0..<ChunkBits.scansPerChunk).map { "https://v.example/p/\($0 + 1)" }
+        let products = ["Serum"] + (0..<ChunkBits.scansPerChunk).map(product)
+        for (needle, total) in [("ER", ChunkBits.scansPerChunk + 1),
+                                ("serum 1", products.filter { $0.lowercased().contains("serum 1") }.count),
+                                ("p/123", codes.filter { $0.contains("p/123") }.count)] {
+            let answer = try CLI.run(["history", "--search", needle, "--limit", "1", "--json", "--store", s.path.path])
+            #expect(jsonObject(answer.stdout)?["total"] as? Int == total, "\(needle): \(answer.transcript)")
+        }
     }
 
     /// A key of the trigrams' kind is a trigram's (9 bytes) or, for the fields', a pair's (8): any other is damage
