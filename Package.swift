@@ -3,10 +3,11 @@ import PackageDescription
 
 // The targets, in dependency order:
 //   CMalloc      glibc's <malloc.h>, which its Swift module leaves out (`mallopt`)
+//   CLinux       Linux calls Glibc's Swift module can not make (`userfaultfd`, its ioctl numbers)
 //   SystemCalls  the one Swift target that calls the C library for the system: files, directories, memory maps
-//                and madvise, pthread locks and threads, signals, clocks, the terminal, the environment, the
-//                allocator's settings (arenas, large blocks); each call's return code and errno become a thrown
-//                `SystemError` in one place
+//                and madvise, fault-around, pthread locks and threads, signals, clocks, the terminal, the
+//                environment, the allocator's settings (arenas, large blocks); each call's return code and errno
+//                become a thrown `SystemError` in one place
 //   CLMDB        the C boundary: LMDB as Debian's liblmdb-dev ships it
 //   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
 //                mapped pages are let go (`PageRelease`)
@@ -79,7 +80,9 @@ let package = Package(
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         // glibc's allocator settings (`mallopt`), which its Swift module does not export.
         .systemLibrary(name: "CMalloc"),
-        .target(name: "SystemCalls", dependencies: ["CMalloc"], swiftSettings: strict),
+        // Linux calls Glibc's Swift module can not make (`userfaultfd`, its ioctl numbers).
+        .systemLibrary(name: "CLinux"),
+        .target(name: "SystemCalls", dependencies: ["CMalloc", "CLinux"], swiftSettings: strict),
         .target(name: "LMDB", dependencies: ["CLMDB", "SystemCalls"], swiftSettings: optimized),
         .target(name: "StrictJSON", swiftSettings: optimized),
         // SHA-256 with the x86-64 SHA extensions, called straight from `log verify`'s hashes (swift-crypto otherwise).

@@ -87,6 +87,7 @@ public final class Environment: @unchecked Sendable {
     /// The corresponding C function is `mdb_env_close`.
     deinit {
         mdb_env_close(handle)
+        faultAroundOff?.close()
     }
 
     /// The current size of the memory map in bytes; grows as `write` needs.
@@ -214,6 +215,25 @@ public final class Environment: @unchecked Sendable {
         defer { try? MemoryMap.advise(start, count: map.count, .random) }
         return try body()
     }
+
+    /// Has the kernel map only the pages that reads touch, not the cached pages around each one
+    /// (`FaultAround`): for a process that makes a few lookups and exits, which then maps, and unmaps at its
+    /// exit, a sixteenth of the pages. A process that reads on from page to page (`log verify`, a rebuild) or
+    /// keeps its map for many answers (a server) is better off with fault-around, and does not call this.
+    /// It lasts until the map is resized (LMDB maps it anew); where the kernel can not, nothing changes.
+    /// Returns whether it took.
+    @discardableResult
+    public func mapOnlyTouchedPages() -> Bool {
+        guard let map = try? read({ txn in mapping(try txn.live)?.map }), let base = map.baseAddress else { return false }
+        boundsLock.lock()
+        defer { boundsLock.unlock() }
+        if faultAroundOff == nil { faultAroundOff = try? FaultAround.turnOff(base, count: map.count) }
+        return faultAroundOff != nil
+    }
+
+    /// The userfaultfd that keeps fault-around off for the map (`mapOnlyTouchedPages`), under `boundsLock`;
+    /// closed in `deinit`.
+    private var faultAroundOff: FileDescriptor?
 
     /// Forgets where the map lies, after a resize.
     private func forgetBounds() {

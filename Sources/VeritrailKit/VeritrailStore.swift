@@ -1,6 +1,7 @@
 public import Domain
 public import Engine
 import EventLog
+import LMDB
 import Projections
 import Proofs
 import StrictJSON
@@ -50,6 +51,14 @@ public final class VeritrailStore: @unchecked Sendable {
             try Store(directory: directory, mapSize: mapSize ?? EventLog.initialMapSize, secrets: secrets)
         }
         return VeritrailStore(store: store, directory: directory, clock: clock)
+    }
+
+    /// Has this process's reads map only the pages they touch, not the cached pages around each one
+    /// (`Environment.mapOnlyTouchedPages`): for a process that answers a query and exits, as the command line
+    /// does. Answers are the same either way, only sooner where a query touches many scattered pages
+    /// (docs/SCALE.md, "Fault-around").
+    public func mapOnlyTouchedPages() {
+        store.log.environment.mapOnlyTouchedPages()
     }
 
     /// Creates a store in `directory` whose first events register `admin` (role admin, actor `system`) and

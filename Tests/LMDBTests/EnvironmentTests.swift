@@ -144,6 +144,42 @@ struct EnvironmentTests {
         }
     }
 
+    /// A map whose reads map only the pages they touch (`mapOnlyTouchedPages`, a userfaultfd registered for
+    /// write-protection, where Linux allows it) still takes writes through the map (`writeMap`), and grows
+    /// as before (LMDB maps it anew, with fault-around).
+    @Test func aMapOfTouchedPagesOnlyReadsAndWritesAsBefore() throws {
+        try withTemporaryEnvironment(mapSize: 16 << 20, flags: [.writeMap, .noReadAhead]) { environment, _ in
+            let db = try environment.openDatabase(nil)
+            func put(_ keys: Range<UInt32>) throws {
+                try environment.write { txn throws in
+                    for i in keys {
+                        try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                    }
+                }
+            }
+            func check(_ count: Int) throws {
+                try environment.read { txn throws in
+                    #expect(try txn.count(db) == count)
+                    for i in [0, count / 2, count - 1].map(UInt32.init) {
+                        #expect(try i.withBigEndianBytes { try txn.get(db, $0)?.bytes } == value)
+                    }
+                }
+            }
+            try put(0..<500)
+            // Linux 6.7 brought what it takes (`UFFD_FEATURE_WP_ASYNC`); before, the map keeps fault-around.
+            let took = environment.mapOnlyTouchedPages()
+            #expect(took == ProcessInfo.processInfo.isOperatingSystemAtLeast(
+                OperatingSystemVersion(majorVersion: 6, minorVersion: 7, patchVersion: 0)))
+            #expect(environment.mapOnlyTouchedPages() == took)   // a second call changes nothing
+            try check(500)
+            try put(500..<2_000)   // within the 16 MiB map
+            try check(2_000)
+            try put(2_000..<6_000)   // past it: the map grows
+            try check(6_000)
+            #expect(environment.mapSize >= 6_000 * value.count)
+        }
+    }
+
     @Test func filesAreCreatedOwnerOnly() throws {
         try withTemporaryEnvironment { _, directory in
             for name in ["data.mdb", "lock.mdb"] {

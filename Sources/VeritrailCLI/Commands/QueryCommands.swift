@@ -12,6 +12,7 @@ func answer(_ global: GlobalOptions, _ clock: ClockOptions, _ query: Query,
             answer = try server.answer(query, clock, human: !global.json)
         } else {
             let local = try global.open()
+            local.mapOnlyTouchedPages()
             store = local
             answer = try local.answer(query, viewer: global.actingUser, asOf: clock.asOfValue, now: clock.nowValue)
         }
