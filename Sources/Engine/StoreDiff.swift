@@ -30,7 +30,7 @@ extension Store {
                     if case .string(let username)? = customer["username"] { statuses[username] = customer["status"] }
                 }
             }
-            for account in try context.models.allAccounts() where !account.deleted {
+            for account in try context.models.allAccounts(history: .last) where !account.deleted {
                 lockouts[account.username] = try lockout(account.username, context)
                 // The month of the side's clock and its metrics: the `goals` answer without `months`.
                 if case .object(let answer) = try Projections.goals(account.username, month: nil, context) {

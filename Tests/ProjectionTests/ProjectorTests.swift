@@ -154,11 +154,31 @@ struct ProjectorTests {
         try log.append(Ev.goal("cleo", month: "2026-11", metric: "scans", target: "3", at: "2026-11-01T10:00:01Z"))
         try log.models.flush()
         let fresh = Models(tables: log.tables, scans: NoScans())
-        #expect(try fresh.allAccounts() == (try log.models.allAccounts()))
+        #expect(try fresh.allAccounts(history: .whole) == (try log.models.allAccounts(history: .whole)))
         #expect(try fresh.totals() == (try log.models.totals()))
         #expect(try fresh.stats(.all) == (try log.models.stats(.all)))
         #expect(try fresh.userMonth("cleo", Month(year: 2026, month: 11)) == (try log.models.userMonth("cleo", Month(year: 2026, month: 11))))
         #expect(try fresh.scanOrdinal(actor: "ines", 1) == 1)
+    }
+
+    @Test("accounts read for a list keep their last status only, and are the whole records but for the earlier entries")
+    func accountsReadForAListKeepTheirLastStatus() throws {
+        let log = try started()
+        try log.append(Ev.line("status.changed", "ada", at: "2026-11-02T10:00:00Z", #""username":"cleo","status":"ONBOARDED","note":"call""#))
+        try log.append(Ev.line("status.changed", "ada", at: "2026-11-02T11:00:00Z", #""username":"cleo","status":"INPROCESS""#))
+        try log.append(Ev.line("status.changed", "ada", at: "2026-11-02T12:00:00Z", #""username":"cleo","status":"COMPLETED","note":"é""#))
+        try log.models.flush()
+        let fresh = Models(tables: log.tables, scans: NoScans())
+        let whole = try fresh.allAccounts(history: .whole), listed = try fresh.allAccounts(history: .last)
+        #expect(whole.map(\.username) == listed.map(\.username))
+        for (w, l) in zip(whole, listed) {
+            #expect(w.historyKept == .whole && l.historyKept == .last)
+            #expect(l.statusHistory == Array(w.statusHistory.suffix(1)), "\(w.username)")
+            #expect(l.username == w.username && l.lockout == w.lockout && l.settings == w.settings && l.searches == w.searches
+                    && l.credential == w.credential && l.address == w.address && l.fitness == w.fitness)
+        }
+        #expect(listed.first { $0.username == "cleo" }?.statusHistory.map(\.status) == [.completed])
+        #expect(whole.first { $0.username == "cleo" }?.statusHistory.count == 4)
     }
 
     @Test("each table's database keeps its name, model. and the case's name, as stores made before have it")

@@ -30,7 +30,7 @@ struct ReplayTests {
         for event in full.events.prefix(count) { try replay.apply(event) }
 
         #expect(try replay.totals() == (try kept.models.totals()))
-        #expect(try replay.allAccounts() == (try kept.models.allAccounts()))
+        #expect(try replay.allAccounts(history: .whole) == (try kept.models.allAccounts(history: .whole)))
         #expect(try replay.stats(.all) == (try kept.models.stats(.all)))
         #expect(try replay.stats(.actor("ines")) == (try kept.models.stats(.actor("ines"))))
         for scanId in ["s1", "s2", "s3"] {

@@ -138,12 +138,13 @@ public final class Models: RuleState {
 
     func put(_ record: AccountRecord) { accountCache.put(record.username, record) }
 
-    /// Every account, by username.
-    public func allAccounts() throws -> [AccountRecord] {
+    /// Every account, by username, each with as much of its status history as `history` says (the records
+    /// changed in this transaction whole).
+    public func allAccounts(history: AccountRecord.HistoryKept) throws -> [AccountRecord] {
         var stored: [String: AccountRecord] = [:]
         try tables.forEach(.accounts, prefix: []) { key, value in
             let name = String(decoding: key, as: UTF8.self)
-            stored[name] = try AccountRecord(decoding: value)
+            stored[name] = try AccountRecord(decoding: value, history: history)
             return true
         }
         for name in accountCache.keys { stored[name] = accountCache[name] }

@@ -3,7 +3,7 @@ public import StrictJSON
 
 /// `accounts` (projections.md §6): every account, deleted ones too, by username.
 public func accounts(_ context: QueryContext) throws -> JSONValue {
-    J.object(["accounts": J.array(try context.models.allAccounts().map { a in
+    J.object(["accounts": J.array(try context.models.allAccounts(history: .last).map { a in
         J.object(["username": J.string(a.username), "role": J.string(a.role.rawValue), "name": J.string(a.name),
                   "email": J.string(a.email), "deleted": J.bool(a.deleted), "registeredAt": J.time(a.registeredAt)])
     })])
@@ -28,7 +28,7 @@ public func searches(_ username: String, _ context: QueryContext) throws -> JSON
 /// `replay` (projections.md §7): every projection at once, for the kept events and the clock.
 public func replay(_ context: QueryContext) throws -> JSONValue {
     var goalsByUser: [(String, JSONValue)] = []
-    for account in try context.models.allAccounts() where !account.deleted {
+    for account in try context.models.allAccounts(history: .last) where !account.deleted {
         goalsByUser.append((account.username, try goals(account.username, month: nil, context)))
     }
     return J.object([

@@ -3,7 +3,7 @@ public import StrictJSON
 
 /// `customers [--status S]` (projections.md §4): the admin's list of customers and their process.
 public func customers(status: CustomerStatus?, _ context: QueryContext) throws -> JSONValue {
-    let all = try context.models.allAccounts().filter { $0.role == .customer && !$0.deleted }
+    let all = try context.models.allAccounts(history: .last).filter { $0.role == .customer && !$0.deleted }
     let sorted = all.map { (key: CaseFolding.lowercasedUTF8($0.name), account: $0) }.sorted { a, b in
         a.key != b.key ? a.key.lexicographicallyPrecedes(b.key) : codePointPrecedes(a.account.username, b.account.username)
     }

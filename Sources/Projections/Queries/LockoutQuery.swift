@@ -4,7 +4,7 @@ public import StrictJSON
 /// `lockout [USER]` (projections.md §3): the passcode gate of one account, or of every account.
 public func lockout(_ username: String?, _ context: QueryContext) throws -> JSONValue {
     if let username { return lockoutJSON(try context.activeAccount(username), now: context.now) }
-    let accounts = try context.models.allAccounts().filter { !$0.deleted }
+    let accounts = try context.models.allAccounts(history: .last).filter { !$0.deleted }
     return J.object(["accounts": J.array(accounts.map { lockoutJSON($0, now: context.now) })])
 }
 

@@ -20,10 +20,19 @@ public struct AccountRecord: Sendable, Equatable {
     /// The passcode's PBKDF2 credential (never the passcode), for the CLI to check an attempt against.
     public var credential: Credential?
     public var statusHistory: [StatusEntry] = []
+    /// How much of `statusHistory` was read: `.last` for a record read only to be shown in a list, never
+    /// written (`encoded` refuses it).
+    public private(set) var historyKept = HistoryKept.whole
     public var fitness: Fitness?
     public var settings = Settings()
     /// The last distinct queries (case-insensitively), newest first, at most 10.
     public var searches: [String] = []
+
+    /// How much of a customer's status history a record is read with: all of it, or its last entry (the
+    /// current status, all a list of accounts shows). A history grows with every change of status, and making
+    /// each entry's strings for every customer was most of what `customers`, `lockout` and `accounts` did
+    /// on a long log (docs/BENCHMARKS.md, "fifteenth session").
+    public enum HistoryKept: Sendable, Equatable { case whole, last }
 
     public struct StatusEntry: Sendable, Equatable {
         public var status: CustomerStatus
@@ -65,6 +74,7 @@ extension AccountRecord {
     }
 
     func encoded() -> [UInt8] {
+        precondition(historyKept == .whole, "an account read with its last status only is never written")
         var s = BinaryFieldSink()
         s.raw(username); s.choice("", role); s.raw(name); s.raw(email)
         s.optionalString("", phone); s.optionalString("", website)
@@ -89,8 +99,11 @@ extension AccountRecord {
         return s.bytes
     }
 
-    init(decoding bytes: UnsafeRawBufferPointer) throws(FieldError) {
+    /// The record stored as `bytes`, its status history kept as `history` says: with `.last` the earlier
+    /// entries are read as closely (their status, time, lengths) without making their strings.
+    init(decoding bytes: UnsafeRawBufferPointer, history: HistoryKept = .whole) throws(FieldError) {
         var s = BinaryFieldSource(bytes: bytes)
+        historyKept = history
         username = try s.raw("username"); role = try s.choice("role", Role.self); name = try s.raw("name")
         email = try s.raw("email")
         phone = try s.optionalString("phone", .code); website = try s.optionalString("website", .code)
@@ -108,8 +121,13 @@ extension AccountRecord {
         lockout.locked = Int(try s.varint("locked"))
         credential = try s.optionalObject("credential") { (s: inout BinaryFieldSource) throws(FieldError) in try Credential(from: &s) }
         let statusCount = Int(try s.varint("statusHistory"))
-        statusHistory.reserveCapacity(statusCount)
-        for _ in 0..<statusCount {
+        statusHistory.reserveCapacity(history == .whole ? statusCount : 1)
+        for i in 0..<statusCount {
+            if history == .last && i + 1 < statusCount {
+                _ = try s.choice("status", CustomerStatus.self); _ = try s.signed("at"); _ = try s.rawBytes("by")
+                if try s.byte("note") != 0 { _ = try s.rawBytes("note") }
+                continue
+            }
             statusHistory.append(StatusEntry(status: try s.choice("status", CustomerStatus.self),
                                              at: Timestamp(microseconds: try s.signed("at")), by: try s.raw("by"),
                                              note: try s.optionalString("note", .code)))
