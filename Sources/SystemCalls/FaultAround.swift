@@ -7,8 +7,8 @@ internal import Glibc
 /// Why turn it off: a query at ten million events touches ~4,000 pages scattered over a map of 10 GB, and
 /// the neighbours are seldom read. With the pages cached as 4 KiB folios (as the store's own writes leave
 /// them, docs/SCALE.md "The page cache's folios"), each fault maps 16 pages one by one and the process's
-/// exit unmaps them one by one: a third of such a query's time. `MADV_RANDOM` does not turn it off (it turns
-/// off read-ahead only).
+/// exit unmaps them one by one: a large share of such a query's time (docs/SCALE.md, "Fault-around off for a
+/// query's process"). `MADV_RANDOM` does not turn it off (it turns off read-ahead only).
 ///
 /// How: Linux skips fault-around in a range registered with a userfaultfd for write-protection
 /// (`uffd_disable_fault_around` in mm/memory.c), since the pages it would map could be ones userspace means

@@ -56,7 +56,7 @@ public final class VeritrailStore: @unchecked Sendable {
     /// Has this process's reads map only the pages they touch, not the cached pages around each one
     /// (`Environment.mapOnlyTouchedPages`): for a process that answers a query and exits, as the command line
     /// does. Answers are the same either way, only sooner where a query touches many scattered pages
-    /// (docs/SCALE.md, "Fault-around").
+    /// (docs/SCALE.md, "Fault-around off for a query's process").
     public func mapOnlyTouchedPages() {
         store.log.environment.mapOnlyTouchedPages()
     }

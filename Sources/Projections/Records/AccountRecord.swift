@@ -100,7 +100,7 @@ extension AccountRecord {
     }
 
     /// The record stored as `bytes`, its status history kept as `history` says: with `.last` the earlier
-    /// entries are read as closely (their status, time, lengths) without making their strings.
+    /// entries are read past, their status, time and lengths checked as before, without making their strings.
     init(decoding bytes: UnsafeRawBufferPointer, history: HistoryKept = .whole) throws(FieldError) {
         var s = BinaryFieldSource(bytes: bytes)
         historyKept = history
