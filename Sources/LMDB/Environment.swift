@@ -224,10 +224,13 @@ public final class Environment: @unchecked Sendable {
     /// Returns whether it took.
     @discardableResult
     public func mapOnlyTouchedPages() -> Bool {
-        guard let map = try? read({ txn in mapping(try txn.live)?.map }), let base = map.baseAddress else { return false }
+        // Found through `mapBounds`, which keeps where the map lies for `Transaction.releaseReadPages`: the
+        // query's own reads then find it without reading `/proc/self/maps` again.
+        guard let bounds = try? read({ txn in mapBounds(try txn.live) }),
+              let base = UnsafeRawPointer(bitPattern: bounds.start) else { return false }
         boundsLock.lock()
         defer { boundsLock.unlock() }
-        if faultAroundOff == nil { faultAroundOff = try? FaultAround.turnOff(base, count: map.count) }
+        if faultAroundOff == nil { faultAroundOff = try? FaultAround.turnOff(base, count: Int(bounds.end - bounds.start)) }
         return faultAroundOff != nil
     }
 
