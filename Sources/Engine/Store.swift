@@ -203,9 +203,10 @@ public final class Store: @unchecked Sendable {
     /// The write is paged (`Environment.write(large:)`): it writes nothing to the log, so its pager drops
     /// every mapped page every few milliseconds. A rebuild rewrites tables whose keys are random (`codes`,
     /// merged into whole every million codes), and every page it wrote stayed mapped until the commit: at
-    /// ten million events, most of its peak memory.
+    /// ten million events, most of its peak memory. It reads the log from page to page, so it keeps the
+    /// kernel's fault-around (`readsInOrder`), which maps the next pages with each fault.
     private func rebuild(keepingScanList: Bool, keepingIndex: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
-        try log.environment.write(large: true) { txn in
+        try log.environment.write(large: true, readsInOrder: true) { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             let keepsIndex = try keepingScanList && keepingIndex
                 && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsCurrent()

@@ -178,9 +178,11 @@ public final class Environment: @unchecked Sendable {
     ///
     /// With `large`, for a transaction that adds many pages (an import), a companion thread faults the
     /// pages ahead of the writer in and drops the written pages from the process's resident set
-    /// (`MapPager`); only with `.writeMap`, where the transaction writes to the map itself.
-    public func write<R>(large: Bool = false, _ body: (Transaction) throws -> R) throws -> R {
-        try run(readOnly: false, exclusive: false, paged: large, body)
+    /// (`MapPager`); only with `.writeMap`, where the transaction writes to the map itself. Such a write also
+    /// maps only the pages it touches (`faultAroundOffWhileWriting`), unless it `readsInOrder`: a rebuild,
+    /// which reads the whole log from page to page, where the pages around each one are the next it reads.
+    public func write<R>(large: Bool = false, readsInOrder: Bool = false, _ body: (Transaction) throws -> R) throws -> R {
+        try run(readOnly: false, exclusive: false, paged: large, mapsNeighbours: readsInOrder, body)
     }
 
     /// A pager for the write transaction `txn`, just begun, or nil when writes do not go to the map (or the
@@ -195,6 +197,19 @@ public final class Environment: @unchecked Sendable {
         else { return nil }
         // The transaction takes its new pages after the last page in use when it began.
         return MapPager(map: map, firstNew: (lastPage + 1) * pageSize, pageSize: pageSize)
+    }
+
+    /// Turns fault-around off for the map while a large write runs (`MapPager`), until the returned descriptor
+    /// is closed; nil where the kernel can not, or the map is registered already (`mapOnlyTouchedPages`).
+    ///
+    /// Why: besides the pages it appends, a large write reads pages at random all over what lies behind it
+    /// (the codes table for a code seen before, the id index, a chunk's stored sets), and each such fault maps
+    /// the 16 cached pages around it too. They all stay in the resident set until the pager's next drop: at ten
+    /// million events they were a sixth of an import's peak (docs/BULK.md, "Fault-around off while a large
+    /// write runs"). Per attempt, since a map grown between attempts is a new map.
+    private func faultAroundOffWhileWriting(_ txn: OpaquePointer) -> FileDescriptor? {
+        guard let bounds = mapBounds(txn), let base = UnsafeRawPointer(bitPattern: bounds.start) else { return nil }
+        return try? FaultAround.turnOff(base, count: Int(bounds.end - bounds.start))
     }
 
     /// Runs `body`, which reads much of the store, with the kernel told to read ahead (`MADV_NORMAL` on the
@@ -312,15 +327,20 @@ public final class Environment: @unchecked Sendable {
     /// Runs attempts until one finishes, resizing the map in between while no
     /// transaction of this process is open. `exclusive` also keeps other
     /// transactions out during the attempt (`mdb_dbi_open` needs that).
-    private func run<R>(readOnly: Bool, exclusive: Bool, paged: Bool = false, _ body: (Transaction) throws -> R) throws -> R {
+    private func run<R>(readOnly: Bool, exclusive: Bool, paged: Bool = false, mapsNeighbours: Bool = true,
+                        _ body: (Transaction) throws -> R) throws -> R {
         var clearedReaders = false
         for _ in 0..<Environment.maxAttempts {
             if !readOnly && reservedBytes < mapSize { try reserveFileSpace() }
             let outcome: Attempt<R>
             if exclusive {
-                outcome = try resizeLock.withExclusive { () throws -> Attempt<R> in try attempt(readOnly: readOnly, paged: paged, body) }
+                outcome = try resizeLock.withExclusive { () throws -> Attempt<R> in
+                    try attempt(readOnly: readOnly, paged: paged, mapsNeighbours: mapsNeighbours, body)
+                }
             } else {
-                outcome = try resizeLock.withShared { () throws -> Attempt<R> in try attempt(readOnly: readOnly, paged: paged, body) }
+                outcome = try resizeLock.withShared { () throws -> Attempt<R> in
+                    try attempt(readOnly: readOnly, paged: paged, mapsNeighbours: mapsNeighbours, body)
+                }
             }
             switch outcome {
             case .finished(let result):
@@ -453,7 +473,8 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws or asked to roll back.
-    private func attempt<R>(readOnly: Bool, paged: Bool, _ body: (Transaction) throws -> R) throws -> Attempt<R> {
+    private func attempt<R>(readOnly: Bool, paged: Bool, mapsNeighbours: Bool,
+                            _ body: (Transaction) throws -> R) throws -> Attempt<R> {
         var begun: OpaquePointer?
         let code = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &begun)
         if code == MDB_MAP_RESIZED { return .adoptMapSize }
@@ -462,7 +483,11 @@ public final class Environment: @unchecked Sendable {
         guard let begun else { throw LMDBError.badTransaction }
         // The pager works on the map, so it stops before this attempt ends and the map may move.
         let pager = paged && !readOnly ? makePager(begun) : nil
-        defer { pager?.stop() }
+        let faultAround = pager == nil || mapsNeighbours ? nil : faultAroundOffWhileWriting(begun)
+        defer {
+            faultAround?.close()
+            pager?.stop()
+        }
         let transaction = Transaction(environment: self, handle: begun, isReadOnly: readOnly, pager: pager)
         let result: R
         do {

@@ -180,6 +180,37 @@ struct EnvironmentTests {
         }
     }
 
+    /// A large write (an import, a batch) maps only the pages it touches while it runs, so that what it reads
+    /// at random behind its frontier does not bring the pages around into its resident set; the map has
+    /// fault-around again once it ends. Where Linux can not (before 6.7), it keeps fault-around throughout.
+    @Test func aLargeWriteMapsOnlyThePagesItTouches() throws {
+        try withTemporaryEnvironment(mapSize: 16 << 20, flags: [.writeMap, .noReadAhead]) { environment, directory in
+            let db = try environment.openDatabase(nil)
+            let path = directory.appendingPathComponent("data.mdb").path
+            // 2,000 values of a page each, written through the map: cached, as an import leaves its pages.
+            try environment.write { txn throws in
+                for i in 0..<UInt32(2_000) {
+                    try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                }
+            }
+            /// The bytes of the map resident after the map is dropped and one value read.
+            func residentAfterOneRead(_ txn: Transaction) throws -> Int {
+                txn.releaseMappedPages()
+                #expect(try UInt32(1_000).withBigEndianBytes { try txn.get(db, $0)?.bytes } == value)
+                return try MappedFile.residentBytes(of: path)
+            }
+            let page = 4_096
+            let canTurnItOff = ProcessInfo.processInfo.isOperatingSystemAtLeast(
+                OperatingSystemVersion(majorVersion: 6, minorVersion: 7, patchVersion: 0))
+            // The root, a leaf and the value's page, and nothing around them. (The pager only ever drops.)
+            let during = try environment.write(large: true) { txn in try residentAfterOneRead(txn) }
+            if canTurnItOff { #expect(during <= 4 * page, "\(during) bytes") }
+            let after = try environment.read { txn in try residentAfterOneRead(txn) }
+            #expect(after > 4 * page, "\(after) bytes")
+            try environment.read { txn throws in #expect(try txn.count(db) == 2_000) }
+        }
+    }
+
     @Test func filesAreCreatedOwnerOnly() throws {
         try withTemporaryEnvironment { _, directory in
             for name in ["data.mdb", "lock.mdb"] {
@@ -207,4 +238,29 @@ private final class Failures: @unchecked Sendable {
     }
 
     var errors: [any Error] { lock.withLock { collected } }
+}
+
+/// What the process maps of a file.
+enum MappedFile {
+    /// The bytes of every map of the file at `path` that are mapped into the process (`Rss` in
+    /// `/proc/self/smaps`, read line by line: Foundation reads a file of the size `stat` gives, which is 0 there).
+    static func residentBytes(of path: String) throws -> Int {
+        guard let file = fopen("/proc/self/smaps", "r") else { throw SmapsMissing() }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 4096)
+        var inFile = false
+        var bytes = 0
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let head = text.prefix { $0 != " " }
+            if head.contains("-"), head.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                inFile = text.hasSuffix(" " + path)
+            } else if inFile, text.hasPrefix("Rss:") {
+                bytes += 1024 * (text.dropFirst(4).split(separator: " ").first.flatMap { Int($0) } ?? 0)
+            }
+        }
+        return bytes
+    }
+
+    struct SmapsMissing: Error {}
 }
