@@ -15,4 +15,15 @@ final class CodeFilterTests: XCTestCase {
         let claimed = (0..<100_000).filter { filter.mayContain(digest("other-\($0)")) }.count
         XCTAssertLessThan(claimed, 1_000, "about 1 in 400 is expected at capacity")
     }
+
+    /// A capacity that is not a power of two gets 16 bits a code, not the next power of two's worth: full, it
+    /// claims about 1 code in 400 it does not hold (twice the bits would claim about 1 in 4,000).
+    func testKeepsSixteenBitsACodeForAnyCapacity() {
+        var filter = CodeFilter(capacity: 70_000)
+        for i in 0..<70_000 { filter.insert(digest("held-\(i)")) }
+        XCTAssertTrue((0..<70_000).allSatisfy { filter.mayContain(digest("held-\($0)")) })
+        let claimed = (0..<200_000).filter { filter.mayContain(digest("other-\($0)")) }.count
+        XCTAssertGreaterThan(claimed, 200, "fewer than 1 in 1,000 claimed: more bits than 16 a code")
+        XCTAssertLessThan(claimed, 1_000, "more than 1 in 200 claimed")
+    }
 }
