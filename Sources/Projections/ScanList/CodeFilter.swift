@@ -6,8 +6,8 @@
 /// At 16 bits a digest and 4 probes, about 1 digest in 400 not in the table is searched for anyway.
 struct CodeFilter {
     private var words: [UInt64]
-    /// How many bits `words` holds: 16 per digest of `capacity`, not rounded up to a power of two (which
-    /// took up to twice that: 32 MB for the 8.6 million codes of a ten-million-event import, where 20 do).
+    /// How many bits `words` holds: 16 per digest of `capacity`, not rounded up to a power of two, which took
+    /// up to twice that at the end of a large import (docs/BULK.md, "Fault-around off while a large write runs").
     private let bits: UInt64
     /// How many digests it can hold at that rate; past it, `Models` makes a larger one.
     let capacity: Int
