@@ -47,7 +47,8 @@ public struct DamagedPage: Error, Sendable, CustomStringConvertible {
 /// - a page's bounds (`lower`, `upper`) and every node offset and size stay inside the page;
 /// - keys are in order within each page and inside the range the parent's branch keys route to the page,
 ///   under the database's comparison, so that a lookup of every key finds it;
-/// - a large value's overflow pages carry their number, their kind and enough pages for the value;
+/// - a large value's overflow pages carry their number, their kind and enough pages for the value (more
+///   when it was rewritten smaller in the transaction that wrote it: LMDB keeps the run);
 /// - each tree's record (its depth, its counts of branch, leaf and overflow pages and of entries) is what
 ///   the walk counted, and its flags are those Veritrail uses (none, or `MDB_INTEGERKEY` for the free list);
 /// - every page the free list names is in the file, listed once, and not in use by any tree: a write takes
@@ -266,10 +267,12 @@ public struct PageAudit {
         guard first >= 2, first <= lastPage else { return nil }
         let page = map + Int(first) * pageSize
         let pages = UInt64(page.load(UInt32.self, at: 12))
-        // LMDB's OVPAGES: the header and the value, in whole pages.
+        // LMDB's OVPAGES: the header and the value, in whole pages. A run may hold more: a value rewritten
+        // smaller in the transaction that wrote it keeps its pages (`mdb_cursor_put` overwrites a dirty
+        // overflow run in place), as the free list's records are while a large commit saves them.
         let needed = UInt64((16 + node.dataSize + pageSize - 1) / pageSize)
         guard page.load(UInt64.self, at: 0) == first, page.load(UInt16.self, at: 10) == PageKind.overflow,
-              pages == needed, first + pages - 1 <= lastPage else { return nil }
+              pages >= needed, first + pages - 1 <= lastPage else { return nil }
         for p in first..<(first + pages) { guard inUse.insert(p) else { return nil } }
         note(page)
         return (first, pages)
