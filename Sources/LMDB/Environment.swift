@@ -179,10 +179,10 @@ public final class Environment: @unchecked Sendable {
     /// With `large`, for a transaction that adds many pages (an import), a companion thread faults the
     /// pages ahead of the writer in and drops the written pages from the process's resident set
     /// (`MapPager`); only with `.writeMap`, where the transaction writes to the map itself. Such a write also
-    /// maps only the pages it touches (`faultAroundOffWhileWriting`), unless it `readsInOrder`: a rebuild,
+    /// maps only the pages it touches (`turnOffFaultAround`), unless it `readsInOrder`: a rebuild,
     /// which reads the whole log from page to page, where the pages around each one are the next it reads.
     public func write<R>(large: Bool = false, readsInOrder: Bool = false, _ body: (Transaction) throws -> R) throws -> R {
-        try run(readOnly: false, exclusive: false, paged: large, mapsNeighbours: readsInOrder, body)
+        try run(readOnly: false, exclusive: false, paged: large, touchedPagesOnly: large && !readsInOrder, body)
     }
 
     /// A pager for the write transaction `txn`, just begun, or nil when writes do not go to the map (or the
@@ -199,16 +199,16 @@ public final class Environment: @unchecked Sendable {
         return MapPager(map: map, firstNew: (lastPage + 1) * pageSize, pageSize: pageSize)
     }
 
-    /// Turns fault-around off for the map while a large write runs (`MapPager`), until the returned descriptor
-    /// is closed; nil where the kernel can not, or the map is registered already (`mapOnlyTouchedPages`).
+    /// Turns fault-around off for the map that lies at `bounds` (`mapBounds`), until the returned descriptor is
+    /// closed; nil where the kernel can not, or the map is registered already.
     ///
-    /// Why: besides the pages it appends, a large write reads pages at random all over what lies behind it
-    /// (the codes table for a code seen before, the id index, a chunk's stored sets), and each such fault maps
-    /// the 16 cached pages around it too. They all stay in the resident set until the pager's next drop: at ten
-    /// million events they were a sixth of an import's peak (docs/BULK.md, "Fault-around off while a large
-    /// write runs"). Per attempt, since a map grown between attempts is a new map.
-    private func faultAroundOffWhileWriting(_ txn: OpaquePointer) -> FileDescriptor? {
-        guard let bounds = mapBounds(txn), let base = UnsafeRawPointer(bitPattern: bounds.start) else { return nil }
+    /// Why a large write turns it off for each attempt (`attempt`; a map grown between attempts is a new map):
+    /// besides the pages it appends, it reads pages at random all over what lies behind it (the codes table for
+    /// a code seen before, the id index, a chunk's stored sets), and each such fault maps the 16 cached pages
+    /// around it too. They all stay in the resident set until the pager's next drop: at ten million events
+    /// they were a sixth of an import's peak (docs/BULK.md, "Fault-around off while a large write runs").
+    private func turnOffFaultAround(_ bounds: (start: UInt, end: UInt)) -> FileDescriptor? {
+        guard let base = UnsafeRawPointer(bitPattern: bounds.start) else { return nil }
         return try? FaultAround.turnOff(base, count: Int(bounds.end - bounds.start))
     }
 
@@ -241,11 +241,10 @@ public final class Environment: @unchecked Sendable {
     public func mapOnlyTouchedPages() -> Bool {
         // Found through `mapBounds`, which keeps where the map lies for `Transaction.releaseReadPages`: the
         // query's own reads then find it without reading `/proc/self/maps` again.
-        guard let bounds = try? read({ txn in mapBounds(try txn.live) }),
-              let base = UnsafeRawPointer(bitPattern: bounds.start) else { return false }
+        guard let bounds = try? read({ txn in mapBounds(try txn.live) }) else { return false }
         boundsLock.lock()
         defer { boundsLock.unlock() }
-        if faultAroundOff == nil { faultAroundOff = try? FaultAround.turnOff(base, count: Int(bounds.end - bounds.start)) }
+        if faultAroundOff == nil { faultAroundOff = turnOffFaultAround(bounds) }
         return faultAroundOff != nil
     }
 
@@ -327,7 +326,7 @@ public final class Environment: @unchecked Sendable {
     /// Runs attempts until one finishes, resizing the map in between while no
     /// transaction of this process is open. `exclusive` also keeps other
     /// transactions out during the attempt (`mdb_dbi_open` needs that).
-    private func run<R>(readOnly: Bool, exclusive: Bool, paged: Bool = false, mapsNeighbours: Bool = true,
+    private func run<R>(readOnly: Bool, exclusive: Bool, paged: Bool = false, touchedPagesOnly: Bool = false,
                         _ body: (Transaction) throws -> R) throws -> R {
         var clearedReaders = false
         for _ in 0..<Environment.maxAttempts {
@@ -335,11 +334,11 @@ public final class Environment: @unchecked Sendable {
             let outcome: Attempt<R>
             if exclusive {
                 outcome = try resizeLock.withExclusive { () throws -> Attempt<R> in
-                    try attempt(readOnly: readOnly, paged: paged, mapsNeighbours: mapsNeighbours, body)
+                    try attempt(readOnly: readOnly, paged: paged, touchedPagesOnly: touchedPagesOnly, body)
                 }
             } else {
                 outcome = try resizeLock.withShared { () throws -> Attempt<R> in
-                    try attempt(readOnly: readOnly, paged: paged, mapsNeighbours: mapsNeighbours, body)
+                    try attempt(readOnly: readOnly, paged: paged, touchedPagesOnly: touchedPagesOnly, body)
                 }
             }
             switch outcome {
@@ -473,7 +472,7 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws or asked to roll back.
-    private func attempt<R>(readOnly: Bool, paged: Bool, mapsNeighbours: Bool,
+    private func attempt<R>(readOnly: Bool, paged: Bool, touchedPagesOnly: Bool,
                             _ body: (Transaction) throws -> R) throws -> Attempt<R> {
         var begun: OpaquePointer?
         let code = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &begun)
@@ -483,7 +482,7 @@ public final class Environment: @unchecked Sendable {
         guard let begun else { throw LMDBError.badTransaction }
         // The pager works on the map, so it stops before this attempt ends and the map may move.
         let pager = paged && !readOnly ? makePager(begun) : nil
-        let faultAround = pager == nil || mapsNeighbours ? nil : faultAroundOffWhileWriting(begun)
+        let faultAround = pager != nil && touchedPagesOnly ? mapBounds(begun).flatMap(turnOffFaultAround) : nil
         defer {
             faultAround?.close()
             pager?.stop()
