@@ -94,6 +94,27 @@ struct RealClockWritesTests {
         try s.write(["import", "-"], stdin: line("imp-2"))
     }
 
+    /// An input of 1 MiB or more is written as a large write (paged, and reading only the pages it touches:
+    /// `Environment.write(large:)`): into a new store, then into that store again, where every code was scanned
+    /// before (each is looked up behind the write's frontier).
+    @Test("a large import into a new store, then a large one on top of it")
+    func largeImportsThenAScan() throws {
+        let s = try Store()
+        defer { s.remove() }
+        let register = #"{"type":"account.registered","at":"\#(Self.at(-60))","actor":"system","data":{"username":"ada","role":"admin","name":"Ada","email":"ada@example.org"}}"#
+        /// `count` scans by ada, ids from `first`, the codes of 1,500 products, 1.3 MB or so.
+        func scans(from first: Int, count: Int, at seconds: Double) -> String {
+            (first..<(first + count)).map { i in
+                #"{"type":"scan.recorded","at":"\#(Self.at(seconds))","actor":"ada","data":{"scanId":"s-large-\#(i)","code":"https://verify.example/c/product-\#(i % 1_500)?lot=\#(i % 7)","productName":"Product \#(i % 1_500)","category":"Cosmetics","result":"authentic","mode":"single","source":"camera","flash":false}}"#
+            }.joined(separator: "\n") + "\n"
+        }
+        let first = register + "\n" + scans(from: 0, count: 5_000, at: -30)
+        let again = scans(from: 5_000, count: 5_000, at: -10)
+        #expect(first.utf8.count >= 1 << 20 && again.utf8.count >= 1 << 20, "each input is a large write")
+        try s.write(["import", try s.file("first.ndjson", first)])
+        try s.write(["import", try s.file("again.ndjson", again)])
+    }
+
     @Test("an import into a new store, then writes on top of it")
     func importThenWrite() throws {
         let s = try Store()
