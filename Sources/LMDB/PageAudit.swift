@@ -66,7 +66,12 @@ public struct PageAudit {
     private let lastPage: UInt64
     private var inUse: PageSet
     private var released = MappedSpan()
-    private var pagesSinceRelease = 0
+    /// Bytes the pages read since the last release may keep mapped (`note`).
+    private var mayBeMapped = 0
+    /// Pages noted since the resident set was last measured (`note`).
+    private var notesSinceMeasure = 0
+    /// Whether the process mapped more than `mappedBudget` when last measured (`note`).
+    private var overBudget = false
 
     /// Walks every tree of `transaction`'s snapshot: `main`, every database it names, and the free list,
     /// calling `records(name)`'s check, when it gives one, with each record of that database. Returns the
@@ -96,7 +101,7 @@ public struct PageAudit {
         }
         var audit = PageAudit(map: base, pageSize: pageSize, lastPage: lastPage, inUse: PageSet(count: Int(lastPage) + 1))
         let free = TreeRecord(meta + 40), main = TreeRecord(meta + 88)
-        defer { audit.released.release() }
+        defer { audit.release() }
         var named: [(name: String, record: TreeRecord)] = []
         if let damage = audit.walk(main, "main", nodeFlags: Node.subData, leaf: { key, value, flags in
             guard flags & Node.subData != 0, flags & Node.dupData == 0, value.count == TreeRecord.size else {
@@ -164,11 +169,21 @@ public struct PageAudit {
         var counted = (branch: UInt64(0), leaf: UInt64(0), overflow: UInt64(0), entries: UInt64(0))
         var stack = [Visit(page: record.root, level: 1, low: nil, high: nil)]
         var previousKey: UnsafeRawBufferPointer?
+        // The keys the walk compares with after it has left their page (a branch page's, which bound every page
+        // below it; a leaf's last, before the next leaf's first) are read from copies: read from the map after
+        // a release (`releaseIfDue`), they would map their pages' folios again, outside any span released, and a
+        // ten-million-event verify's walk of the search index kept 200 MB mapped so. A branch page is copied
+        // into its level's slot: the next branch page of a level is visited once every page below this one has
+        // been.
+        let copies = UnsafeMutableRawPointer.allocate(byteCount: (Int(record.depth) + 1) * pageSize, alignment: 16)
+        defer { copies.deallocate() }
+        let lastKey = copies + Int(record.depth) * pageSize
         while let visit = stack.popLast() {
             guard visit.page >= 2, visit.page <= lastPage else {
                 return damaged(visit.page, "a page number past the last page in use (\(lastPage))")
             }
             guard inUse.insert(visit.page) else { return damaged(visit.page, "the page is reached twice") }
+            releaseIfDue()
             let page = map + Int(visit.page) * pageSize
             note(page)
             let isLeaf = visit.level == Int(record.depth)
@@ -182,6 +197,14 @@ public struct PageAudit {
                 return damaged(visit.page, "the page's bounds (lower \(lower), upper \(upper)) are impossible", isLeaf ? .leafPage : .tree)
             }
             let count = (lower - 16) / 2
+            let nodes: UnsafeRawPointer
+            if isLeaf {
+                nodes = page
+            } else {
+                let copy = copies + (visit.level - 1) * pageSize
+                copy.copyMemory(from: page, byteCount: pageSize)
+                nodes = UnsafeRawPointer(copy)
+            }
             var keys: [UnsafeRawBufferPointer] = []
             var children: [UInt64] = []
             if !isLeaf {
@@ -189,15 +212,15 @@ public struct PageAudit {
                 children.reserveCapacity(count)
             }
             for i in 0..<count {
-                let offset = Int(page.load(UInt16.self, at: 16 + 2 * i))
+                let offset = Int(nodes.load(UInt16.self, at: 16 + 2 * i))
                 guard offset >= upper, offset & 1 == 0, offset + 8 <= pageSize else {
                     return damaged(visit.page, "node \(i) lies at offset \(offset), outside the page's nodes", isLeaf ? .leafPage : .tree)
                 }
-                let node = Node(page + offset)
+                let node = Node(nodes + offset)
                 let keySize = Int(node.keySize)
                 let dataEnd = offset + 8 + keySize + (isLeaf ? (node.flags & Node.bigData != 0 ? 8 : node.dataSize) : 0)
                 guard dataEnd <= pageSize else { return damaged(visit.page, "node \(i) runs past the end of its page", isLeaf ? .leafPage : .tree) }
-                let key = UnsafeRawBufferPointer(start: page + offset + 8, count: keySize)
+                let key = UnsafeRawBufferPointer(start: nodes + offset + 8, count: keySize)
                 if isLeaf {
                     if let why = checkKey(key, integerKeys: integerKeys) { return damaged(visit.page, "key \(i) \(why)", .leafPage) }
                     if let previousKey, compare(previousKey, key) >= 0 {
@@ -234,6 +257,10 @@ public struct PageAudit {
             }
             if isLeaf {
                 counted.leaf += 1
+                if let last = previousKey, last.baseAddress != UnsafeRawPointer(lastKey) {
+                    lastKey.copyMemory(from: last.baseAddress!, byteCount: last.count)
+                    previousKey = UnsafeRawBufferPointer(start: lastKey, count: last.count)
+                }
             } else {
                 counted.branch += 1
                 // Children in reverse, so that the stack visits them, and their keys, in order.
@@ -274,7 +301,7 @@ public struct PageAudit {
         guard page.load(UInt64.self, at: 0) == first, page.load(UInt16.self, at: 10) == PageKind.overflow,
               pages >= needed, first + pages - 1 <= lastPage else { return nil }
         for p in first..<(first + pages) { guard inUse.insert(p) else { return nil } }
-        note(page)
+        note(page, pages: Int(pages))
         return (first, pages)
     }
 
@@ -300,24 +327,47 @@ public struct PageAudit {
         return nil
     }
 
-    /// Remembers a page read, and lets go of the pages read every 512 (see `MappedSpan`): the kernel maps
-    /// up to 16 pages around each one read (fault-around: the 64 KiB around it, when the map is not advised
-    /// random, as during `log verify`), so 512 pages read keep up to 32 MiB mapped (2,048 made a 10M
-    /// verify's peak 290 MB). The span released takes in those 64 KiB, within the pages in use: pages mapped
-    /// around the first or last page read were left mapped (a 10M verify once peaked at 305 MB).
+    /// Remembers the pages read, one page or a large value's run of `pages`, for the next release
+    /// (`releaseIfDue`). What they may map is counted: the kernel maps up to 16 pages around each page read
+    /// (fault-around: the 64 KiB around it, when the map is not advised random, as during `log verify`), and
+    /// a large value's check reads its whole run. Counting a run as one page let a table of large values (the
+    /// snapshots) keep 200 MB mapped.
+    ///
+    /// Where the page cache holds the store in large folios, a fault maps the whole folio, up to 2 MiB with
+    /// transparent huge pages: 32 times what is counted here. So every 16 pages the resident set is measured
+    /// too, and a release is due as soon as the process maps more than `mappedBudget`.
     @inline(__always)
-    private mutating func note(_ page: UnsafeRawPointer) {
-        let around = 65_536
-        let offset = page - map
-        let low = max(0, offset & ~(around - 1))
-        let high = min((Int(lastPage) + 1) * pageSize, (offset + pageSize + around - 1) & ~(around - 1))
-        released.include(UnsafeRawBufferPointer(start: map + low, count: max(pageSize, high - low)))
-        pagesSinceRelease += 1
-        if pagesSinceRelease == 512 {
-            released.release()
-            pagesSinceRelease = 0
+    private mutating func note(_ page: UnsafeRawPointer, pages: Int = 1) {
+        released.include(UnsafeRawBufferPointer(start: page, count: pages * pageSize))
+        mayBeMapped += pages * pageSize + 65_536
+        notesSinceMeasure += 1
+        if notesSinceMeasure == 16 {
+            notesSinceMeasure = 0
+            if let mapped = ResidentSet.mappedFileBytes(), mapped >= PageAudit.mappedBudget { overBudget = true }
         }
     }
+
+    /// Lets go of the pages read since the last release once they may map 32 MiB or the process maps more
+    /// than its budget (`note`). Called before a page is visited, never while one is read: a page read after
+    /// the release that dropped it would be mapped again outside any span released.
+    @inline(__always)
+    private mutating func releaseIfDue() {
+        if mayBeMapped >= 32 << 20 || overBudget { release() }
+    }
+
+    /// Lets go of the pages read since the last release, within the pages in use.
+    private mutating func release() {
+        let start = UInt(bitPattern: map)
+        released.release(within: (start, start + UInt((Int(lastPage) + 1) * pageSize)))
+        mayBeMapped = 0
+        overBudget = false
+    }
+
+    /// The bytes of mapped files the process may hold before the audit lets go of what it read, whatever it
+    /// counted (`note`): the binary's code, and, during `log verify`, the chunks the sweep's threads are reading
+    /// (each lets go of its own after every chunk), count too. Under `log verify`'s bar of 300 MB with room for
+    /// what 16 pages can map between two measures.
+    static let mappedBudget = 160 << 20
 
     /// LMDB's default order: bytes compared as unsigned, a prefix before the longer key (`mdb_cmp_memn`).
     private static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
