@@ -767,7 +767,7 @@ extension SnapshotReplayTests {
     /// A needle that starts one or two bytes before a code's tail (`f?lo`, `29?lo`, from its random part into
     /// its lot) has its matches proven by the sets of what comes before the tails, stored for the chunk; the
     /// index answers as reading every row does, live and as of a point, for those and for needles the sets
-    /// do not prove (three bytes before the tail, or more than four of the tail after two).
+    /// do not prove (more than four of the tail after two).
     @Test func aNeedleFromJustBeforeATailIsProvenByTheTailsSets() throws {
         let hex = Array("0123456789abcdef")
         // 200 codes: their tails `?lot=1…` all listed under `?lot=1` (`tailThreshold` is 64), the byte before
@@ -834,6 +834,53 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A needle that starts three bytes before a code's tail (`829?lo`) has its matches proven by the sets of
+    /// the three bytes before the tails; the index answers as reading every row does, live and as of a point,
+    /// for those and for needles the sets do not prove (more of the tail, or a fourth byte before it).
+    @Test func aNeedleFromThreeBytesBeforeATailIsProvenByItsSets() throws {
+        let hex = Array("0123456789abcdef")
+        // 200 codes: the three bytes before their lots (`?lot=1…`, listed under `?lot`) a digit that cycles
+        // every 3 scans, then the pair of the test above, which repeats every 40.
+        func code(_ n: Int) -> String {
+            "https://v.example/c/pw-\(7_919 * n)\(hex[n % 3])\(hex[n % 40 / 16])\(hex[n % 16])?lot=1\(1_000 + 37 * n)"
+        }
+        let lines = ChunkValuesTests.codeScans(200, code: code)
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Scan `n` is the chunk's scan `n + 1`.
+        func holding(_ needle: String) -> [Int] { (0..<200).filter { code($0).contains(needle) }.map { $0 + 1 } }
+        let stored = try ChunkValuesTests.members(store, key: SearchIndex.groupBytes(0) + [SearchIndex.tailAfterThree] + Array("015?lot".utf8) + [0])
+        #expect(stored == holding("015?lot") && !stored.isEmpty, "\(stored)")
+        // What a query takes from them (`TailProofs`): every match, and none of a needle no tail's piece starts.
+        for needle in ["015?lo", "107?l", "21f?lot", "12a?"] {
+            #expect(try ChunkValuesTests.tailProven(store, needle) == holding(needle), "\(needle)")
+            #expect(!holding(needle).isEmpty, "\(needle)")
+        }
+        #expect(try ChunkValuesTests.tailProven(store, "015?lx") == [])
+        #expect(try store.auditPages() == nil)
+        let needles = ["015?lo", "015?LO", "107?l", "21f?lot", "12a?", "015?lot=", "015?lot=1", "7015?l", "x15?l", "00f?lo"]
+        func expectSameAnswers() throws {
+            for needle in needles {
+                var q = HistoryQuery(); q.search = needle; q.limit = 300
+                try SearchIndexTests.expectSame(store, q, asOf: nil)
+                try SearchIndexTests.expectSame(store, q, asOf: .seq(90))
+            }
+        }
+        try expectSameAnswers()
+        // An index written before these sets (of the same form) lacks them: the same answers, from the rows.
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            var keys: [[UInt8]] = []
+            try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [SearchIndex.tailAfterThree]) { key, _ in
+                keys.append(Array(key)); return true
+            }
+            for key in keys { try tables.delete(.search, key) }
+        }
+        #expect(try ChunkValuesTests.tailProven(store, "015?lo") == [])
+        #expect(try store.auditPages() == nil)
+        try expectSameAnswers()
+    }
+
     /// A store written before the sets of heads' next bytes and of what comes before tails (form 6: its mark,
     /// none of those sets) still searches through its index, answering as reading every row does, and
     /// verifies; a rebuild makes its index again in the current form, with those sets.
@@ -843,7 +890,7 @@ extension SnapshotReplayTests {
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }
         let kinds = [SearchIndex.headNext, SearchIndex.headFollowing, SearchIndex.tailAfterByte, SearchIndex.tailAfterTwo,
-                     SearchIndex.tailsRepeated]
+                     SearchIndex.tailAfterThree, SearchIndex.tailsRepeated]
         func newSets() throws -> Int {
             try store.log.environment.read { txn in
                 let tables = StoredTables(transaction: txn, databases: store.modelDatabases)

@@ -85,6 +85,8 @@ extension ModelTable {
             guard key.count >= 11, key.count <= 7 + ChunkValues.maxTailKey else { return "a byte before a tail's key of \(key.count) bytes" }
         case SearchIndex.tailAfterTwo:
             guard key.count == 12 else { return "two bytes before a tail's key of \(key.count) bytes" }
+        case SearchIndex.tailAfterThree:
+            guard key.count == 13 else { return "three bytes before a tail's key of \(key.count) bytes" }
         case SearchIndex.tailsRepeated:
             guard key.count == 6 else { return "the repeated tails' key of \(key.count) bytes" }
         case SearchIndex.headFollowing:

@@ -90,9 +90,9 @@ struct ChunkValues: ~Copyable {
     /// Per field added (not tail), the piece `listed` listed it under (-1: none), and whether the list was
     /// cut at `maxListed`: read by `uncovered`.
     private var headPieces: [Int32] = []
-    /// Per tail (`addTails`), the two bytes before it in its field (-1: none), and the piece `listed` listed
+    /// Per tail (`addTails`), the three bytes before it in its field (-1: none), and the piece `listed` listed
     /// it under (-1: none): read by `tailsAfter`.
-    private var tailBefore: [(Int16, Int16)] = []
+    private var tailBefore: [(Int16, Int16, Int16)] = []
     private var tailPieces: [Int32] = []
     /// The pairs of set and member `headNext`, `headFollowing` and `tailsAfter` gather (`pair`), kept for their
     /// capacity.
@@ -243,9 +243,9 @@ struct ChunkValues: ~Copyable {
                 while first > 0 && !ChunkValues.isDelimiter(text.load(fromByteOffset: first - 1, as: UInt8.self)) { first -= 1 }
                 first = first == 0 ? shared : first - 1
                 var at = shared
-                func before(_ start: Int) -> (Int16, Int16) {
-                    (start >= 2 ? Int16(text.load(fromByteOffset: start - 2, as: UInt8.self)) : -1,
-                     start >= 1 ? Int16(text.load(fromByteOffset: start - 1, as: UInt8.self)) : -1)
+                func before(_ start: Int) -> (Int16, Int16, Int16) {
+                    func byte(_ back: Int) -> Int16 { start >= back ? Int16(text.load(fromByteOffset: start - back, as: UInt8.self)) : -1 }
+                    return (byte(3), byte(2), byte(1))
                 }
                 if shared > 0 && first + ChunkValues.shortest <= length {
                     addPrefixes(Int(field & 0xFFFF), text + first, count: length - first, source: source, fixed: ChunkValues.isTailLength)
@@ -582,6 +582,7 @@ struct ChunkValues: ~Copyable {
     /// - `[tailAfterTwo, byte, byte, start…]`: the two bytes before a tail, and its first four bytes when they
     ///   are a piece that passes (`?lot` of a code's `?lot=07317`): a needle of those bytes and then at most
     ///   four of the tail's.
+    /// - `[tailAfterThree, byte, byte, byte, start…]`: the same with three bytes before the tail.
     /// - `[tailsRepeated]`: the scans two of whose tails here (those with a byte before them) start with the
     ///   same four bytes, or that have two and one of them has no piece of four bytes: most often none.
     ///
@@ -591,10 +592,11 @@ struct ChunkValues: ~Copyable {
     /// number, so that a needle's tail prefix is one range of keys (`f?lo`: every `?lot=NN` a chunk lists).
     /// Two bytes before and more of the tail (`29?lot=9`, 3,477 rows at ten million) is no key of its own (a
     /// set for each pair of bytes and piece, thousands a chunk): the scans of both kinds' sets whose tails
-    /// are not repeated.
+    /// are not repeated. Three bytes before (`829?lo`) are a 4,096th of the codes, still a row read each: their
+    /// sets are of a few scans each, thousands a chunk (docs/SCALE.md).
     mutating func tailsAfter() -> [(key: [UInt8], members: [UInt8])] {
         guard tailsCounted, tailPieces.count == tailBefore.count, fields.count == textEnds.count + tailBefore.count else { return [] }
-        var one = takePairs(), two: [UInt64] = [], firsts: [UInt64] = []
+        var one = takePairs(), two: [UInt64] = [], three: [UInt64] = [], firsts: [UInt64] = []
         defer { givePairs(one) }
         firsts.reserveCapacity(tailBefore.count)
         var from = textEnds.isEmpty ? 0 : Int(fields[textEnds.count - 1] >> 16)
@@ -602,14 +604,19 @@ struct ChunkValues: ~Copyable {
             let field = fields[textEnds.count + j]
             let end = Int(field >> 16)
             defer { from = end }
-            guard before.1 >= 0, sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
+            guard before.2 >= 0, sources[Int(fieldPieces[end - 1])] == ChunkValues.own else { continue }
             let piece = Int(tailPieces[j])
             if piece >= 0 && Int(lengths[piece]) <= ChunkValues.maxTailKey {
-                one.append(ChunkValues.pair(set: UInt64(piece) << 8 | UInt64(before.1), offset: field))
+                one.append(ChunkValues.pair(set: UInt64(piece) << 8 | UInt64(before.2), offset: field))
             }
             let first = fieldPieces[from..<end].first(where: { lengths[Int($0)] == 4 })
-            if before.0 >= 0, let first, passes(Int(first)) {
-                two.append(ChunkValues.pair(set: UInt64(first) << 16 | UInt64(before.0) << 8 | UInt64(before.1), offset: field))
+            if before.1 >= 0, let first, passes(Int(first)) {
+                two.append(ChunkValues.pair(set: UInt64(first) << 16 | UInt64(before.1) << 8 | UInt64(before.2), offset: field))
+                // The set's number and three bytes take 48 bits, beside the member's 16.
+                if before.0 >= 0 && first < 1 << 24 {
+                    three.append(ChunkValues.pair(set: UInt64(first) << 24 | UInt64(before.0) << 16 | UInt64(before.1) << 8
+                                                  | UInt64(before.2), offset: field))
+                }
             }
             // Equal pieces are equal bytes (`piece`); a tail without four bytes' piece is taken as like any.
             firsts.append((field & 0xFFFF) << 32 | UInt64(first ?? UInt32.max))
@@ -621,6 +628,11 @@ struct ChunkValues: ~Copyable {
         ChunkValues.forEachSet(of: &two) { set, members in
             let key = [SearchIndex.tailAfterTwo, UInt8(truncatingIfNeeded: set >> 8), UInt8(truncatingIfNeeded: set)]
             sets.append((key + bytes(ofPiece: Int(set >> 16)), members))
+        }
+        ChunkValues.forEachSet(of: &three) { set, members in
+            let key = [SearchIndex.tailAfterThree, UInt8(truncatingIfNeeded: set >> 16), UInt8(truncatingIfNeeded: set >> 8),
+                       UInt8(truncatingIfNeeded: set)]
+            sets.append((key + bytes(ofPiece: Int(set >> 24)), members))
         }
         sets.append(([SearchIndex.tailsRepeated], ChunkBits.container(sortedMembers: ChunkValues.repeated(&firsts))))
         return sets

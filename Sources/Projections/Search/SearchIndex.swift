@@ -23,9 +23,9 @@
 ///   of a longer needle that need no row read; and what the fields hold past them, which rules candidates
 ///   out without a row read;
 /// - the scans by the head a field is listed under and the byte after it (with the two after that), and by
-///   what comes before a tail (`headNext`, `headFollowing`, `tailAfterByte`, `tailAfterTwo`, with
-///   `tailsRepeated`): the matches of a needle that runs one to three bytes past a head, or starts one or two
-///   bytes before a tail, which no piece holds (a code's random part).
+///   what comes before a tail (`headNext`, `headFollowing`, `tailAfterByte`, `tailAfterTwo`, `tailAfterThree`,
+///   with `tailsRepeated`): the matches of a needle that runs one to three bytes past a head, or starts one
+///   to three bytes before a tail, which no piece holds (a code's random part).
 ///
 /// Keys start with the chunk's group (`chunksPerGroup` chunks, 4 bytes, big-endian) and end with the chunk's
 /// place in it (1 byte), so that the sets of one gram or label in the chunks of a group lie side by side: a
@@ -65,6 +65,12 @@ enum SearchIndex {
     /// needle that starts one or two bytes before a tail. Kept as `headNext` is.
     static let tailAfterByte: UInt8 = 0xD4
     static let tailAfterTwo: UInt8 = 0xD5
+    /// The scans with three given bytes before a tail whose first four bytes are a piece,
+    /// `[tailAfterThree, byte, byte, byte, four bytes]` (`ChunkValues.tailsAfter`): the matches of a needle that
+    /// starts three bytes before a tail (`829?lo`: a 4,096th of the codes, each a row read without them). Kept
+    /// as `headNext` is, and in the same form: an index written before them (form 10 too) only lacks them for
+    /// the chunks it wrote, whose rows are read then, and `rebuild` keeps it.
+    static let tailAfterThree: UInt8 = 0xD9
     /// The scans two of whose tails (`ChunkValues.addTails`, own fields) start with the same four bytes,
     /// `[tailsRepeated]`, written with the two kinds above, most often empty. A scan not in it has at most one
     /// tail that starts with a needle's tail part, so its sets of both kinds are of that one tail, and

@@ -323,7 +323,7 @@ final class SearchIndexWriter {
         }
         try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
                          SearchIndex.headFollowing, SearchIndex.formerHeadFollowing, SearchIndex.tailAfterByte,
-                         SearchIndex.tailAfterTwo, SearchIndex.tailsRepeated],
+                         SearchIndex.tailAfterTwo, SearchIndex.tailAfterThree, SearchIndex.tailsRepeated],
                         of: chunk, in: tables)
         for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)

@@ -1,8 +1,9 @@
 import SystemCalls
 
-/// The scans that hold a needle (4 bytes or more) from one or two bytes before a tail of a field
+/// The scans that hold a needle (4 bytes or more) from one to three bytes before a tail of a field
 /// (`ChunkValues.tailsAfter`): the byte before a tail listed under a piece that starts with the rest of the
-/// needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6 bytes), or,
+/// needle, or two bytes before a tail whose first four bytes start with it (a needle of 4 to 6 bytes), or
+/// three bytes before such a tail (a needle of 4 to 7 bytes: `829?lo`), or,
 /// for a longer needle, both at once for a scan whose tails start unlike (not `tailsRepeated`): the two bytes
 /// before a tail whose first four bytes begin the rest, and the second of them before a tail listed under a
 /// piece that starts with the rest, which is then the same tail (`29?lot=9`). Read as `GroupProofs` reads,
@@ -14,7 +15,7 @@ struct TailSets: ProofSets {
     private let needle: [UInt8]
     private let shapes: TailShapes
 
-    var mayProve: Bool { shapes.afterByte || shapes.afterTwo || shapes.afterTwoLong }
+    var mayProve: Bool { shapes.afterByte || shapes.afterTwo || shapes.afterTwoLong || shapes.afterThree }
 
     init(needle: [UInt8], tables: any ModelTables) throws {
         self.needle = needle
@@ -25,6 +26,7 @@ struct TailSets: ProofSets {
         let prefix = SearchIndex.groupBytes(chunk)
         var proofs = shapes.afterByte ? try union(prefix + [SearchIndex.tailAfterByte] + needle, in: tables) : TailSets.none
         if shapes.afterTwo { TailSets.add(try union(prefix + [SearchIndex.tailAfterTwo] + needle, in: tables), to: &proofs) }
+        if shapes.afterThree { TailSets.add(try union(prefix + [SearchIndex.tailAfterThree] + needle, in: tables), to: &proofs) }
         if shapes.afterTwoLong {
             let before = try union(prefix + [SearchIndex.tailAfterTwo] + needle.prefix(6), in: tables)
             let after = try union(prefix + [SearchIndex.tailAfterByte] + needle.dropFirst(), in: tables)
@@ -62,33 +64,42 @@ struct TailSets: ProofSets {
     }
 }
 
-/// Whether a needle (4 bytes or more) may start one or two bytes before a tail (`ChunkValues.tailsAfter`): a
+/// Whether a needle (4 bytes or more) may start one to three bytes before a tail (`ChunkValues.tailsAfter`): a
 /// set of the first kind holds a piece a tail is listed under, which the rest of the needle starts; one of
-/// the second holds a tail's first four bytes, which a piece the tail is listed under starts with too; past
-/// four bytes of the tail, a piece starts with all of the needle but its first two (`afterTwoLong`). No
+/// the second (and third) holds a tail's first four bytes, which a piece the tail is listed under starts with
+/// too; past four bytes of the tail, a piece starts with all of the needle but its first two (`afterTwoLong`). No
 /// such piece in the vocabulary, no such set in any chunk: the sets are not looked for (a range read a chunk,
 /// a page touched, for a needle that has rows to read).
 struct TailShapes {
     private(set) var afterByte = false
     private(set) var afterTwo = false
     private(set) var afterTwoLong = false
+    private(set) var afterThree = false
 
     init(needle: UnsafeRawBufferPointer, in tables: any ModelTables) throws {
         let one = UnsafeRawBufferPointer(rebasing: needle.dropFirst()), two = UnsafeRawBufferPointer(rebasing: needle.dropFirst(2))
+        let three = UnsafeRawBufferPointer(rebasing: needle.dropFirst(3))
         guard one.count <= ChunkValues.maxTailKey, two.count > 0 else { return }
         let isLong = two.count > 4
-        var afterByte = false, startsTwo = false
+        // Three bytes before a tail and at most four of it: the sets hold no more of the tail.
+        let mayBeThree = three.count > 0 && three.count <= 4
+        var afterByte = false, startsTwo = false, startsThree = false
         try tables.forEach(.search, prefix: PieceVocabulary.home + [PieceVocabulary.block]) { key, value in
             guard key.count == 9 else { return true }
-            ChunkValues.forEachListed(SealedValue.body(value), holding: two) { _, source, bytes in
+            // A piece that starts with any of the needle's rests holds the shortest one that may be asked.
+            ChunkValues.forEachListed(SealedValue.body(value), holding: mayBeThree ? three : two) { _, source, bytes in
                 guard source == ChunkValues.own else { return }
                 if bytes.count >= one.count && ByteSearch.equal(bytes.baseAddress!, one.baseAddress!, count: one.count) { afterByte = true }
                 if bytes.count >= two.count && ByteSearch.equal(bytes.baseAddress!, two.baseAddress!, count: two.count) { startsTwo = true }
+                if mayBeThree && bytes.count >= three.count && ByteSearch.equal(bytes.baseAddress!, three.baseAddress!, count: three.count) {
+                    startsThree = true
+                }
             }
-            return !(afterByte && startsTwo)
+            return !(afterByte && startsTwo && (startsThree || !mayBeThree))
         }
         self.afterByte = afterByte
         afterTwo = startsTwo && !isLong
         afterTwoLong = startsTwo && isLong
+        afterThree = startsThree
     }
 }
