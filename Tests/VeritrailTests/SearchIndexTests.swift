@@ -881,6 +881,33 @@ extension SnapshotReplayTests {
         try expectSameAnswers()
     }
 
+    /// On the real clock, through the command line: a batch of codes with lots into a new store (its chunk
+    /// written at once, so with the sets of what comes before its tails), then `log verify` (every set's record
+    /// checked); the chunk has sets of three bytes before a tail, and needles from three bytes before the lot
+    /// count what the codes hold.
+    @Test func aBatchOnTheRealClockKeepsTheThreeBytesBeforeItsLots() throws {
+        let s = try RealClockWritesTests.Store()
+        defer { s.remove() }
+        try s.write(["init", "--admin", "ada", "--name", "Ada", "--email", "ada@example.org", "--passcode-stdin"], stdin: "2468\n2468\n")
+        try s.write(["unlock", "--as", "ada", "--passcode-stdin"], stdin: "2468\n")
+        let hex = Array("0123456789abcdef")
+        let codes = (0..<600).map { n in "https://v.example/c/pw-\(7_919 * n)\(hex[n % 7])\(hex[n % 16])?lot=1\(1_000 + n)" }
+        let csv = "code,productName,category,result\n" + codes.map { "\($0),Powercore,Electronics,authentic\n" }.joined()
+        try s.write(["scan", "--as", "ada", "--batch", try s.file("lots.csv", csv)])
+        let store = try Store(directory: s.path.path)
+        let sets = try store.log.environment.read { txn in
+            var count = 0
+            try StoredTables(transaction: txn, databases: store.modelDatabases)
+                .forEach(.search, prefix: SearchIndex.groupBytes(0) + [SearchIndex.tailAfterThree]) { _, _ in count += 1; return true }
+            return count
+        }
+        #expect(sets > 0)
+        for needle in ["93f?lo", "5a?lot", "0?lot=10", "x3f?l"] {
+            let answer = try CLI.run(["history", "--search", needle, "--limit", "1", "--json", "--store", s.path.path])
+            #expect(jsonObject(answer.stdout)?["total"] as? Int == codes.filter { $0.contains(needle) }.count, "\(needle): \(answer.transcript)")
+        }
+    }
+
     /// A store written before the sets of heads' next bytes and of what comes before tails (form 6: its mark,
     /// none of those sets) still searches through its index, answering as reading every row does, and
     /// verifies; a rebuild makes its index again in the current form, with those sets.
