@@ -27,8 +27,8 @@ struct MappedSpan {
     /// Drops the span's pages from the resident set, widened to the 2 MiB around it within `bounds` (the map,
     /// or its pages in use: a damaged record can point anywhere), and starts a new span. Where the page cache
     /// holds the file in large folios, a fault maps the whole folio around the page read (up to 2 MiB with
-    /// transparent huge pages), and a drop of part of it leaves the rest mapped: released so, a
-    /// ten-million-event `log verify` kept ~250 MB mapped that it had let go of.
+    /// transparent huge pages), and a drop of part of it leaves the rest mapped (docs/VERIFY-SPEED.md, "Peak
+    /// memory whatever the page cache holds").
     mutating func release(within bounds: (start: UInt, end: UInt)) {
         defer { self = MappedSpan() }
         // An empty span (nothing read since the last release) has `low` at `UInt.max`.

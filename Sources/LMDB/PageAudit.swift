@@ -171,10 +171,9 @@ public struct PageAudit {
         var previousKey: UnsafeRawBufferPointer?
         // The keys the walk compares with after it has left their page (a branch page's, which bound every page
         // below it; a leaf's last, before the next leaf's first) are read from copies: read from the map after
-        // a release (`releaseIfDue`), they would map their pages' folios again, outside any span released, and a
-        // ten-million-event verify's walk of the search index kept 200 MB mapped so. A branch page is copied
-        // into its level's slot: the next branch page of a level is visited once every page below this one has
-        // been.
+        // a release (`releaseIfDue`), they would map their pages' folios again, outside any span released
+        // (docs/VERIFY-SPEED.md, "Peak memory whatever the page cache holds"). A branch page is copied into its
+        // level's slot: the next branch page of a level is visited once every page below this one has been.
         let copies = UnsafeMutableRawPointer.allocate(byteCount: (Int(record.depth) + 1) * pageSize, alignment: 16)
         defer { copies.deallocate() }
         let lastKey = copies + Int(record.depth) * pageSize
@@ -330,8 +329,8 @@ public struct PageAudit {
     /// Remembers the pages read, one page or a large value's run of `pages`, for the next release
     /// (`releaseIfDue`). What they may map is counted: the kernel maps up to 16 pages around each page read
     /// (fault-around: the 64 KiB around it, when the map is not advised random, as during `log verify`), and
-    /// a large value's check reads its whole run. Counting a run as one page let a table of large values (the
-    /// snapshots) keep 200 MB mapped.
+    /// a large value's check reads its whole run (counted as one page, a table of large values, the snapshots,
+    /// stayed mapped).
     ///
     /// Where the page cache holds the store in large folios, a fault maps the whole folio, up to 2 MiB with
     /// transparent huge pages: 32 times what is counted here. So every 16 pages the resident set is measured
