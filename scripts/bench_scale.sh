@@ -106,7 +106,7 @@ for N in $SIZES; do
   sync
   echo "  search" >&2
   for needle in e ho er kyo hologram "verify.veritrail" "lace-up boots" "s-0000042" zzqxj "lot=0" "asic-" marco sticker "example/c/role" \
-                "/bosc-6" "f?lo" "29?lot=9" "r-51" "-283"; do
+                "/bosc-6" "f?lo" "29?lot=9" "829?lo" "r-51" "-283"; do
     n=$("$veritrail" history --search "$needle" --limit 1 "${q[@]}" | total)
     put "history --search \"$needle\" (ms; matches)" "$N" "$(median_ms "$veritrail" history --search "$needle" "${q[@]}"); $n"
   done
