@@ -115,6 +115,15 @@ import TestSupport
         }
     }
 
+    /// Deletes the sets of `kinds` of the first group (an index written before those kinds were).
+    static func deleteSets(of kinds: [UInt8], in tables: StoredTables) throws {
+        var keys: [[UInt8]] = []
+        for kind in kinds {
+            try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [kind]) { key, _ in keys.append(Array(key)); return true }
+        }
+        for key in keys { try tables.delete(.search, key) }
+    }
+
     /// Whether the store's search index is ready (of a form queries read), and of the current form.
     static func readiness(_ store: Store) throws -> (ready: Bool, current: Bool) {
         try store.log.environment.read { txn in
@@ -869,12 +878,7 @@ extension SnapshotReplayTests {
         try expectSameAnswers()
         // An index written before these sets (of the same form) lacks them: the same answers, from the rows.
         try store.log.environment.write { txn in
-            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
-            var keys: [[UInt8]] = []
-            try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [SearchIndex.tailAfterThree]) { key, _ in
-                keys.append(Array(key)); return true
-            }
-            for key in keys { try tables.delete(.search, key) }
+            try SearchIndexTests.deleteSets(of: [SearchIndex.tailAfterThree], in: StoredTables(transaction: txn, databases: store.modelDatabases))
         }
         #expect(try ChunkValuesTests.tailProven(store, "015?lo") == [])
         #expect(try store.auditPages() == nil)
@@ -929,9 +933,7 @@ extension SnapshotReplayTests {
         #expect(try newSets() > 0)
         try store.log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
-            var stale: [[UInt8]] = []
-            for kind in kinds { try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [kind]) { key, _ in stale.append(Array(key)); return true } }
-            for key in stale { try tables.delete(.search, key) }
+            try SearchIndexTests.deleteSets(of: kinds, in: tables)
             try tables.delete(.search, SearchIndex.readyKey)
             try tables.put(.search, SearchIndex.readyKey(form: 6), [])
         }
@@ -968,11 +970,7 @@ extension SnapshotReplayTests {
         func writeFormNine(_ value: [UInt8]) throws {
             try store.log.environment.write { txn in
                 let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
-                var current: [[UInt8]] = []
-                try tables.forEach(.search, prefix: SearchIndex.groupBytes(0) + [SearchIndex.headFollowing]) { key, _ in
-                    current.append(Array(key)); return true
-                }
-                for key in current { try tables.delete(.search, key) }
+                try SearchIndexTests.deleteSets(of: [SearchIndex.headFollowing], in: tables)
                 try tables.put(.search, former, value)
                 try tables.delete(.search, SearchIndex.readyKey)
                 try tables.put(.search, SearchIndex.readyKey(form: 9), [])
