@@ -592,8 +592,8 @@ struct ChunkValues: ~Copyable {
     /// number, so that a needle's tail prefix is one range of keys (`f?lo`: every `?lot=NN` a chunk lists).
     /// Two bytes before and more of the tail (`29?lot=9`, 3,477 rows at ten million) is no key of its own (a
     /// set for each pair of bytes and piece, thousands a chunk): the scans of both kinds' sets whose tails
-    /// are not repeated. Three bytes before (`829?lo`) are a 4,096th of the codes, still a row read each: their
-    /// sets are of a few scans each, thousands a chunk (docs/SCALE.md).
+    /// are not repeated. Three bytes before (`829?lo`, a 4,096th of the codes, each a row read without them)
+    /// have keys of their own: sets of a few scans each, thousands a chunk (docs/SCALE.md).
     mutating func tailsAfter() -> [(key: [UInt8], members: [UInt8])] {
         guard tailsCounted, tailPieces.count == tailBefore.count, fields.count == textEnds.count + tailBefore.count else { return [] }
         var one = takePairs(), two: [UInt64] = [], three: [UInt64] = [], firsts: [UInt64] = []
