@@ -98,7 +98,7 @@ struct RealClockWritesTests {
     /// `Environment.write(large:)`): into a new store, then into that store again, where every code was scanned
     /// before (each is looked up behind the write's frontier).
     @Test("a large import into a new store, then a large one on top of it")
-    func largeImportsThenAScan() throws {
+    func largeImportsIntoANewStoreThenOnTop() throws {
         let s = try Store()
         defer { s.remove() }
         let register = #"{"type":"account.registered","at":"\#(Self.at(-60))","actor":"system","data":{"username":"ada","role":"admin","name":"Ada","email":"ada@example.org"}}"#
