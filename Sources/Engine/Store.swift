@@ -166,7 +166,8 @@ public final class Store: @unchecked Sendable {
         do {
             do {
                 return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: true, progress: progress), rewroteScanList: false)
-            } catch is DamagedSearchIndex {
+            } catch is SearchIndexNotKept {
+                try emptySearchIndex()
                 return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: false, progress: progress), rewroteScanList: false)
             }
         } catch {
@@ -174,6 +175,20 @@ public final class Store: @unchecked Sendable {
             // back from the second attempt.
             return RebuildSummary(events: try rebuild(keepingScanList: false, keepingIndex: false, progress: progress), rewroteScanList: true)
         }
+    }
+
+    /// Empties the search index in transactions of its own before a rebuild makes it again, so that the new
+    /// index takes the old one's pages. Emptied inside the rebuild's transaction, they could not be reused
+    /// before it committed, and the data file grew by a whole index (2.5 GB at ten million events, over its
+    /// bar: docs/SCALE.md). LMDB reuses the pages a transaction frees only once another has committed after
+    /// it (the last two snapshots stay whole), so the table is emptied twice: the second time frees nothing
+    /// but commits. Until the rebuild commits, the index is not ready and searches read the rows, with the
+    /// same answers (`Models.searchIndexIsReady`); a rebuild stopped meanwhile leaves it so, for the next
+    /// one to make.
+    private func emptySearchIndex() throws {
+        // Paged: emptying a table reads its leaves, which hold large values, to free their pages.
+        try log.environment.write(large: true) { txn in try StoredTables(transaction: txn, databases: modelDatabases).drop([.search]) }
+        try log.environment.write { txn in try StoredTables(transaction: txn, databases: modelDatabases).drop([.search]) }
     }
 
     /// What a rebuild did.
@@ -187,8 +202,9 @@ public final class Store: @unchecked Sendable {
     /// The stored scan list is not the one the log gives (see `rebuild`).
     private struct StaleScanList: Error {}
 
-    /// The stored search index has a damaged page or set (see `rebuild`).
-    private struct DamagedSearchIndex: Error {}
+    /// The stored search index is not kept: it is of another form, or has a damaged page or set (see
+    /// `rebuild`).
+    private struct SearchIndexNotKept: Error {}
 
     /// Applies every event of the log to the models, in one transaction, every table emptied but the scan
     /// list when it is kept.
@@ -197,19 +213,25 @@ public final class Store: @unchecked Sendable {
     /// every page and set of it is sound (`log verify`'s audit of that one table, whose sets carry a check
     /// of their bytes: `SealedValue`), made on a thread of its own meanwhile: the index is made from the
     /// rows of the list, which the rebuild finds to be the log's, so a sound index is the one they give and
-    /// is neither made again nor read set by set. When the audit finds damage the rebuild runs again with
-    /// the index emptied and made again (`keepingIndex` false).
+    /// is neither made again nor read set by set. When it is of another form, or the audit finds damage, the
+    /// rebuild runs again with the index emptied first (`emptySearchIndex`) and made again (`keepingIndex`
+    /// false), holding fewer codes' counts beside the sets it makes (`CheckedScanList(makingSearchIndex:)`).
     ///
     /// The write is paged (`Environment.write(large:)`): it writes nothing to the log, so its pager drops
     /// every mapped page every few milliseconds. A rebuild rewrites tables whose keys are random (`codes`,
     /// merged into whole every million codes), and every page it wrote stayed mapped until the commit: at
     /// ten million events, most of its peak memory. It reads the log from page to page, so it keeps the
-    /// kernel's fault-around (`readsInOrder`), which maps the next pages with each fault.
+    /// kernel's fault-around (`readsInOrder`), which maps the next pages with each fault, unless it makes
+    /// the search index: it then writes the codes' counts to their table every 131,072 codes, each time
+    /// touching nearly every leaf, and with fault-around each touch mapped the 2 MiB folio around it: spikes
+    /// of 100 MB between two of the pager's drops at ten million events (docs/SCALE.md).
     private func rebuild(keepingScanList: Bool, keepingIndex: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
-        try log.environment.write(large: true, readsInOrder: true) { txn in
+        try log.environment.write(large: true, readsInOrder: keepingScanList && keepingIndex) { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
-            let keepsIndex = try keepingScanList && keepingIndex
-                && Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsCurrent()
+            let keepsIndex = keepingScanList && keepingIndex
+            if keepsIndex, try !Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsCurrent() {
+                throw SearchIndexNotKept()
+            }
             let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
@@ -221,7 +243,7 @@ public final class Store: @unchecked Sendable {
             }
             defer { storedTree.cancel() }
             // The stored list is checked (`CheckedScanList`), or written again like the store's own.
-            let checked = keepingScanList ? CheckedScanList() : nil
+            let checked = keepingScanList ? CheckedScanList(makingSearchIndex: !keepsIndex) : nil
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
             models.snapshotInterval = snapshotInterval
             if keepsIndex { models.keepStoredSearchIndex() }
@@ -242,7 +264,7 @@ public final class Store: @unchecked Sendable {
             defer { storedScanList?.cancel() }
             let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
             if let storedScanList, let checked, try storedScanList.next()?.take() != checked.digest { throw StaleScanList() }
-            if let storedIndex, try storedIndex.next()?.take() != true { throw DamagedSearchIndex() }
+            if let storedIndex, try storedIndex.next()?.take() != true { throw SearchIndexNotKept() }
             if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
             try models.markSearchIndexReady()
             try models.flush()

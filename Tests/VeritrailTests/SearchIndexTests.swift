@@ -2,7 +2,7 @@ import Domain
 @testable import Engine
 import EventLog
 import Foundation
-import LMDB
+@testable import LMDB
 @testable import Projections
 import StrictJSON
 import Testing
@@ -269,6 +269,58 @@ import TestSupport
         try store.rebuild()
         #expect(try sets() == before)
         try expectAllSame()
+    }
+}
+
+extension SearchIndexTests {
+    /// A rebuild that makes the index again (one not of the current form, or damaged) empties the old one
+    /// first, in transactions of its own, so that the new index takes its pages: the data file's pages in use
+    /// grow by the small models the rebuild writes again, not by a whole index. Emptied inside the rebuild's
+    /// transaction, the old pages could not be reused before it committed (docs/SCALE.md).
+    @Test(arguments: ["not current", "damaged"])
+    func aRebuildThatMakesTheIndexAgainTakesTheOldOnesPages(_ change: String) throws {
+        var rng = SystemRandomNumberGenerator()
+        let (store, directory) = try SearchIndexTests.store(SearchIndexTests.log(scans: 3_000, rng: &rng))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func lastPage() throws -> UInt64 {
+            try #require(MetaPage.current(ofFileAt: directory.appendingPathComponent("data.mdb").path)).page.lastPage
+        }
+        func indexBytes() throws -> Int {
+            try store.log.environment.read { txn in
+                var bytes = 0
+                try StoredTables(transaction: txn, databases: store.modelDatabases).forEach(.search, prefix: []) { key, value in
+                    bytes += key.count + value.count
+                    return true
+                }
+                return bytes
+            }
+        }
+        func answers() throws -> [JSONValue] {
+            try ["e", "ser", "zzq", "hologram", "s-1", "é"].map { needle in
+                var q = HistoryQuery(); q.search = needle; q.limit = 50
+                return try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
+                    try q.answer(context, viewer: nil, path: .index)
+                }
+            }
+        }
+        let bytes = try indexBytes(), before = try answers()
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            if change == "not current" {
+                try tables.delete(.search, SearchIndex.readyKey)
+            } else {
+                let e = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.unigram, UInt8(ascii: "e"), 0, 0), chunk: 0)
+                try tables.put(.search, e, [1, 0, 2, 0])
+            }
+        }
+        let pages = try lastPage()
+        #expect(try !store.rebuild().rewroteScanList)
+        let grown = Int(try lastPage() - pages) * 4_096
+        #expect(grown < bytes / 4, "\(grown) bytes more pages in use; the index holds \(bytes)")
+        #expect(try SearchIndexTests.readiness(store) == (true, true))
+        #expect(try store.auditPages() == nil)
+        #expect(try indexBytes() == bytes)
+        #expect(try answers() == before)
     }
 }
 

@@ -6,10 +6,15 @@ public final class CheckedScanList: ScanListStrategy {
     /// The digest of the scan list as the log gives it.
     public private(set) var digest = ScanListDigest()
     /// The rebuild emptied the `codes` table (`Store.rebuild`).
-    private var codes = CodeCounts(limit: CodeCounts.rebuildLimit, tableIsEmpty: true)
+    private var codes: CodeCounts
     private var tailBuffer: [UInt8] = []
 
-    public init() {}
+    /// `makingSearchIndex`: whether the rebuild makes the search index too, whose sets then take the
+    /// memory (about 100 MB): the counts of as many codes as an import's are held (`CodeCounts.importLimit`,
+    /// about 5 MB) instead of a million (40–60 MB), and written to the table more often.
+    public init(makingSearchIndex: Bool) {
+        codes = CodeCounts(limit: makingSearchIndex ? CodeCounts.importLimit : CodeCounts.rebuildLimit, tableIsEmpty: true)
+    }
 
     public func add(_ scan: () -> PreparedScan, seq: UInt64, place: ScanPlace, in models: Models) throws {
         let scan = scan()
