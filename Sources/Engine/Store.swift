@@ -185,7 +185,7 @@ public final class Store: @unchecked Sendable {
     /// but commits. Until the rebuild commits, the index is not ready and searches read the rows, with the
     /// same answers (`Models.searchIndexIsReady`); a rebuild stopped meanwhile leaves it so, for the next
     /// one to make.
-    private func emptySearchIndex() throws {
+    func emptySearchIndex() throws {
         // Paged: emptying a table reads its leaves, which hold large values, to free their pages.
         try log.environment.write(large: true) { txn in try StoredTables(transaction: txn, databases: modelDatabases).drop([.search]) }
         try log.environment.write { txn in try StoredTables(transaction: txn, databases: modelDatabases).drop([.search]) }

@@ -295,15 +295,7 @@ extension SearchIndexTests {
                 return bytes
             }
         }
-        func answers() throws -> [JSONValue] {
-            try ["e", "ser", "zzq", "hologram", "s-1", "é"].map { needle in
-                var q = HistoryQuery(); q.search = needle; q.limit = 50
-                return try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
-                    try q.answer(context, viewer: nil, path: .index)
-                }
-            }
-        }
-        let bytes = try indexBytes(), before = try answers()
+        let bytes = try indexBytes(), before = try SearchIndexTests.answers(store, path: .index)
         try store.log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
             if change == "not current" {
@@ -320,7 +312,33 @@ extension SearchIndexTests {
         #expect(try SearchIndexTests.readiness(store) == (true, true))
         #expect(try store.auditPages() == nil)
         #expect(try indexBytes() == bytes)
-        #expect(try answers() == before)
+        #expect(try SearchIndexTests.answers(store, path: .index) == before)
+    }
+
+    /// A rebuild stopped once it has emptied the index leaves a store that verifies and answers every search
+    /// as before, from its rows; the next rebuild makes the index again.
+    @Test func aStoreWhoseIndexARebuildEmptiedAnswersFromItsRows() throws {
+        var rng = SystemRandomNumberGenerator()
+        let (store, directory) = try SearchIndexTests.store(SearchIndexTests.log(scans: 3_000, rng: &rng))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try SearchIndexTests.answers(store, path: .index)
+        try store.emptySearchIndex()
+        #expect(try SearchIndexTests.readiness(store) == (false, false))
+        #expect(try store.auditPages() == nil)
+        #expect(try SearchIndexTests.answers(store, path: nil) == before)
+        #expect(try !store.rebuild().rewroteScanList)
+        #expect(try SearchIndexTests.readiness(store) == (true, true))
+        #expect(try SearchIndexTests.answers(store, path: .index) == before)
+    }
+
+    /// The first 50 matches and the total of a few needles, found by `path` (nil: as a query finds them).
+    static func answers(_ store: Store, path: HistoryQuery.Path?) throws -> [JSONValue] {
+        try ["e", "ser", "zzq", "hologram", "s-1", "é"].map { needle in
+            var q = HistoryQuery(); q.search = needle; q.limit = 50
+            return try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) { context in
+                try q.answer(context, viewer: nil, path: path)
+            }
+        }
     }
 }
 
