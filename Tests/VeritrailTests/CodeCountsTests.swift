@@ -39,4 +39,29 @@ import Testing
         }
         #expect(stored == Dictionary(uniqueKeysWithValues: oracle.map { (digest($0.key), $0.value) }))
     }
+
+    /// `HeldCodes` holds what a dictionary holds, through its growth and after it is emptied: digests
+    /// whose low words are the same (one slot for all of them, then the next ones) as well as random ones,
+    /// and the digest of all zeros (the words of an empty slot).
+    @Test func theHeldCodesAreWhatADictionaryHolds() {
+        var generator = SystemRandomNumberGenerator()
+        var held = HeldCodes()
+        for round in 0..<2 {
+            var oracle: [CodeDigest: UInt32] = [:]
+            var digests = (0..<20_000).map { _ in CodeDigest(high: generator.next(), low: generator.next()) }
+            digests += (0..<300).map { CodeDigest(high: UInt64($0), low: 0x5EED) } + [CodeDigest(high: 0, low: 0)]
+            for _ in 0..<60_000 {
+                let digest = digests.randomElement(using: &generator)!
+                #expect(held[digest] == oracle[digest])
+                let value = UInt32.random(in: 1...UInt32.max, using: &generator)
+                held.set(digest, to: value)
+                oracle[digest] = value
+            }
+            #expect(held.count == oracle.count, "round \(round)")
+            let taken = held.takeSorted()
+            #expect(taken.map(\.key) == oracle.keys.sorted { $0 < $1 })
+            #expect(taken.allSatisfy { oracle[$0.key] == $0.value })
+            #expect(held.isEmpty && held[digests[0]] == nil)
+        }
+    }
 }

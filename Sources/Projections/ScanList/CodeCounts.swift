@@ -11,12 +11,12 @@ import LMDB
 /// every code of the log, ~50 bytes each, which at ten million scans was most of a gigabyte.
 struct CodeCounts {
     /// Scans per code digest, as the write transaction leaves them (stored counts included).
-    private var held: [CodeDigest: UInt32] = [:]
+    private var held = HeldCodes()
     /// The codes the `codes` table may hold, from the first time this write's held codes are written.
     private var filter: CodeFilter?
 
-    /// How many codes are held before they are written: about 40 bytes each, with the dictionary's spare
-    /// room and the sorted copy that writing them makes.
+    /// How many codes are held before they are written: about 40 bytes each, in a table at most half full
+    /// (`HeldCodes`) and the sorted copy that writing them makes.
     let limit: Int
 
     /// What an import holds (about 5 MB): its peak is near its memory bar already.
@@ -40,7 +40,7 @@ struct CodeCounts {
     /// How many scans had the code with this digest before this one, which it counts.
     mutating func countOne(_ digest: CodeDigest, in tables: any ModelTables) throws -> UInt32 {
         let seen = try count(digest, in: tables)
-        held[digest] = seen + 1
+        held.set(digest, to: seen + 1)
         return seen
     }
 
@@ -48,8 +48,7 @@ struct CodeCounts {
     /// goes on after (the held codes reached their limit).
     mutating func write(to tables: any ModelTables, midWrite: Bool) throws {
         guard !held.isEmpty else { return }
-        let codes = held.sorted { $0.key < $1.key }
-        held = [:]
+        let codes = held.takeSorted()
         tableIsEmpty = false
         var entries = SortedEntries(keyWidth: 16, valueWidth: 4, capacity: codes.count)
         for (digest, count) in codes {

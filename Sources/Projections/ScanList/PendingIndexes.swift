@@ -1,18 +1,24 @@
 import LMDB
-import Crypto
+import EventLog
 
 /// The first 16 bytes of a code's SHA-256: the key of the `codes` table, held as two words so that a
-/// million of them fit in a dictionary without an array each.
+/// million of them fit in a table (`HeldCodes`) without an array each.
 struct CodeDigest: Hashable, Sendable {
     var high: UInt64
     var low: UInt64
 
     /// The digest of a code given as its UTF-8 bytes.
     init(utf8 code: UnsafeRawBufferPointer) {
-        (high, low) = SHA256.hash(data: code).withUnsafeBytes { d in
-            (UInt64(bigEndian: d.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: d.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digest) { out in
+            PrefixedSHA256.hash(prefix: UnsafeRawBufferPointer(start: nil, count: 0), code, into: out.baseAddress!)
         }
+        (high, low) = (UInt64(bigEndian: digest.0), UInt64(bigEndian: digest.1))
+    }
+
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
     }
 
     /// The digest a stored key holds (`storedKey`).
