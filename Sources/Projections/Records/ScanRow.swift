@@ -77,38 +77,50 @@ public struct ScanRow: Sendable, Equatable {
         s.raw(actor)
         s.varint(UInt64(text.category.count))
         s.bytes.append(contentsOf: text.category)
-        // The search text goes after its length, which is known only once it is written; the field lengths
-        // (at most 10 varints) after it.
-        var searchText: [UInt8] = []
-        searchText.reserveCapacity(384)
-        var lengths = BinaryFieldSink()
-        // The fields in `searchFieldCount`'s order (one call each: a list of them would be an allocation).
-        appendSearchField(text.scanId, to: &searchText, lengths: &lengths)
-        appendSearchField(text.code, to: &searchText, lengths: &lengths)
-        appendSearchField(text.productName, to: &searchText, lengths: &lengths)
-        appendSearchField(text.brand, to: &searchText, lengths: &lengths)
-        appendSearchField(text.category, to: &searchText, lengths: &lengths)
-        appendSearchField(text.location, to: &searchText, lengths: &lengths)
-        appendSearchField(text.batchId, to: &searchText, lengths: &lengths)
-        appendSearchField(text.notes, to: &searchText, lengths: &lengths)
-        var actor = actor
-        actor.withUTF8 { appendSearchField(UnsafeRawBufferPointer($0), to: &searchText, lengths: &lengths) }
-        if var message = report?.message {
-            message.withUTF8 { appendSearchField(UnsafeRawBufferPointer($0), to: &searchText, lengths: &lengths) }
-        } else {
-            appendSearchField(nil, to: &searchText, lengths: &lengths)
+        // The search text goes after its length, a varint known only once the text is written: the text is
+        // written in place after room for a varint of two bytes (a text of 128 to 16,383 bytes), and moved
+        // when its varint takes another size. The field lengths (`searchFieldCount` varints) after it. (A
+        // buffer of its own for each, copied in, was two allocations a scan.)
+        let lengthAt = s.bytes.count
+        s.bytes.append(0)
+        s.bytes.append(0)
+        var actor = actor, message = report?.message
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: searchFieldCount) { lengths in
+            // The fields in `searchFieldCount`'s order (one call each: a list of them would be an allocation).
+            appendSearchField(0, text.scanId, to: &s.bytes, lengths: lengths)
+            appendSearchField(1, text.code, to: &s.bytes, lengths: lengths)
+            appendSearchField(2, text.productName, to: &s.bytes, lengths: lengths)
+            appendSearchField(3, text.brand, to: &s.bytes, lengths: lengths)
+            appendSearchField(4, text.category, to: &s.bytes, lengths: lengths)
+            appendSearchField(5, text.location, to: &s.bytes, lengths: lengths)
+            appendSearchField(6, text.batchId, to: &s.bytes, lengths: lengths)
+            appendSearchField(7, text.notes, to: &s.bytes, lengths: lengths)
+            actor.withUTF8 { appendSearchField(8, UnsafeRawBufferPointer($0), to: &s.bytes, lengths: lengths) }
+            if message != nil {
+                message!.withUTF8 { appendSearchField(9, UnsafeRawBufferPointer($0), to: &s.bytes, lengths: lengths) }
+            } else {
+                appendSearchField(9, nil, to: &s.bytes, lengths: lengths)
+            }
+            var length = UInt64(s.bytes.count - lengthAt - 2), at = lengthAt
+            while true {
+                let byte = length >= 0x80 ? UInt8(truncatingIfNeeded: length) | 0x80 : UInt8(length)
+                if at < lengthAt + 2 { s.bytes[at] = byte } else { s.bytes.insert(byte, at: at) }
+                at += 1
+                if length < 0x80 { break }
+                length >>= 7
+            }
+            if at == lengthAt + 1 { s.bytes.remove(at: at) }
+            for fieldLength in lengths { s.varint(UInt64(fieldLength)) }
+            return s.bytes
         }
-        s.varint(UInt64(searchText.count))
-        s.bytes.append(contentsOf: searchText)
-        s.bytes.append(contentsOf: lengths.bytes)
-        return s.bytes
     }
 
-    /// Appends a search field, lower-cased, and its 0 byte to `text`, and its length to `lengths`.
-    private static func appendSearchField(_ field: UnsafeRawBufferPointer?, to text: inout [UInt8], lengths: inout BinaryFieldSink) {
+    /// Appends search field number `n`, lower-cased, and its 0 byte to `text`, and its length to `lengths`.
+    private static func appendSearchField(_ n: Int, _ field: UnsafeRawBufferPointer?, to text: inout [UInt8],
+                                          lengths: UnsafeMutableBufferPointer<Int>) {
         let start = text.count
         if let field { CaseFolding.appendLowercased(utf8: field, to: &text) }
-        lengths.varint(UInt64(text.count - start))
+        lengths[n] = text.count - start
         text.append(0)
     }
 
@@ -281,8 +293,9 @@ public struct PreparedScan: Sendable {
 
     private static func entryHashes(_ bytes: [UInt8], headerCount: Int, actor: String) -> EntryHashes {
         bytes.withUnsafeBytes { b in
-            EntryHashes(header: EntryHash.of(b[..<headerCount]), scanId: EntryHash.of(b[headerCount...]),
-                        actor: EntryHash.of(Array(actor.utf8)))
+            var actor = actor
+            return EntryHashes(header: EntryHash.of(b[..<headerCount]), scanId: EntryHash.of(b[headerCount...]),
+                               actor: actor.withUTF8 { EntryHash.of(UnsafeRawBufferPointer($0)) })
         }
     }
 
