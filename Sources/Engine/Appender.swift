@@ -64,7 +64,8 @@ public struct Appender {
             throw EventError(type: type, path: "hash", rule: "does not match the event: the line was changed, or an earlier one was")
         }
         let logged = try writer.append(sealed)
-        try tree.append(TreeHash(sealed.leafHash))
+        guard let leaf = TreeHash(bytes: sealed.leafHash) else { preconditionFailure("a leaf hash of \(sealed.leafHash.count) bytes") }
+        try tree.append(leaf)
         try models.apply(logged, prepared: prepared)
         return .appended(logged.seq)
     }

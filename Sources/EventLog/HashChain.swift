@@ -50,24 +50,40 @@ extension HashChain {
                                     is stored: UnsafeRawBufferPointer, leaf: UnsafeMutableRawBufferPointer,
                                     makingLeaf: Bool) -> Bool {
         guard previous.count == 32, stored.count == 32, leaf.count == 32, let leafStart = leaf.baseAddress else { return false }
-        return withUnsafeTemporaryAllocation(byteCount: 65 + 32, alignment: 8) { scratch in
-            guard let line = scratch.baseAddress else { return false }
-            for i in 0..<32 {
-                let b = previous[i]
-                line.storeBytes(of: hexDigits[Int(b >> 4)], toByteOffset: 2 * i, as: UInt8.self)
-                line.storeBytes(of: hexDigits[Int(b & 0x0F)], toByteOffset: 2 * i + 1, as: UInt8.self)
-            }
-            line.storeBytes(of: 0x0A, toByteOffset: 64, as: UInt8.self)
-            let digest = line + 65
-            let prefix = UnsafeRawBufferPointer(start: line, count: 65)
-            if makingLeaf {
-                PrefixedSHA256.linkAndLeaf(line: prefix, canonical, link: digest, leaf: leafStart)
-            } else {
-                PrefixedSHA256.hash(prefix: prefix, canonical, into: digest)
+        return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { digest in
+            guard let link = digest.baseAddress else { return false }
+            withLine(after: previous) { line in
+                if makingLeaf {
+                    PrefixedSHA256.linkAndLeaf(line: line, canonical, link: link, leaf: leafStart)
+                } else {
+                    PrefixedSHA256.hash(prefix: line, canonical, into: link)
+                }
             }
             return (0..<4).allSatisfy {
-                digest.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self)
+                link.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self) == stored.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self)
             }
+        }
+    }
+
+    /// The chain link after `previous` (32 bytes) of an event whose canonical form is `canonical`, and that
+    /// form's Merkle leaf hash, written to the 32 bytes at `link` and at `leaf`: an append makes both of
+    /// every event, side by side (`PrefixedSHA256.linkAndLeaf`).
+    public static func linkAndLeaf(after previous: UnsafeRawBufferPointer, canonical: UnsafeRawBufferPointer,
+                                   link: UnsafeMutableRawPointer, leaf: UnsafeMutableRawPointer) {
+        precondition(previous.count == 32, "a chain link is 32 bytes")
+        withLine(after: previous) { line in PrefixedSHA256.linkAndLeaf(line: line, canonical, link: link, leaf: leaf) }
+    }
+
+    /// Calls `body` with the first part of a link's input: `previous` (32 bytes) in hex and a newline.
+    private static func withLine(after previous: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: 65, alignment: 8) { line in
+            for i in 0..<32 {
+                let b = previous[i]
+                line[2 * i] = hexDigits[Int(b >> 4)]
+                line[2 * i + 1] = hexDigits[Int(b & 0x0F)]
+            }
+            line[64] = 0x0A
+            body(UnsafeRawBufferPointer(line))
         }
     }
 }

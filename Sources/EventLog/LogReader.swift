@@ -23,8 +23,8 @@ public struct LogReader {
 
     /// The seq of the event with this id, if the log holds one.
     public func seq(forId id: String) throws -> UInt64? {
-        guard let value = try transaction.get(log.ids, Array(id.utf8)) else { return nil }
-        return UInt64(bigEndianBytes: value)
+        var id = id
+        return try id.withUTF8 { try seq(forIdBytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// The seq the id index gives for an id's UTF-8 bytes, if any.

@@ -1,4 +1,3 @@
-public import Crypto
 public import Domain
 public import LMDB
 import StrictJSON
@@ -13,6 +12,8 @@ public struct LogWriter {
     /// Buffers reused from one appended event to the next: an import appends a million.
     private final class Scratch {
         var canonical = CanonicalJSONWriter()
+        /// The canonical form whole (its head, then `canonical`'s tail), which the hashes read in one piece.
+        var whole: [UInt8] = []
         var record: [UInt8] = []
     }
 
@@ -29,8 +30,9 @@ public struct LogWriter {
         public let seq: UInt64
         /// The hash chain value after this event (events.md §2).
         public let hash: [UInt8]
-        /// Its Merkle leaf hash (proofs.md §1, `SHA-256(0x00 ‖ canonical(e))`), from the same bytes as `hash`.
-        public let leafHash: SHA256Digest
+        /// Its Merkle leaf hash (proofs.md §1, `SHA-256(0x00 ‖ canonical(e))`, 32 bytes), from the same bytes as
+        /// `hash`.
+        public let leafHash: [UInt8]
     }
 
     /// `incoming` with the id `id` (when it has none), hashed for the next seq: its canonical form is made
@@ -41,12 +43,20 @@ public struct LogWriter {
         let canonicalHead = incoming.canonicalHead
         let seq = head.seq + 1
         EventJSON.appendCanonicalTail(id: event.id, seq: seq, type: event.type, to: &scratch.canonical)
-        var leaf = SHA256()
-        withUnsafeBytes(of: UInt8(0x00)) { leaf.update(bufferPointer: $0) }
-        canonicalHead.withUnsafeBytes { leaf.update(bufferPointer: $0) }
-        scratch.canonical.bytes.withUnsafeBytes { leaf.update(bufferPointer: $0) }
-        let hash = HashChain.next(after: head.hash, canonical: canonicalHead, scratch.canonical.bytes)
-        return Sealed(event: event, seq: seq, hash: hash, leafHash: leaf.finalize())
+        scratch.whole.removeAll(keepingCapacity: true)
+        scratch.whole.append(contentsOf: canonicalHead)
+        scratch.whole.append(contentsOf: scratch.canonical.bytes)
+        var hash = [UInt8](repeating: 0, count: 32), leaf = [UInt8](repeating: 0, count: 32)
+        head.hash.withUnsafeBytes { previous in
+            scratch.whole.withUnsafeBytes { canonical in
+                hash.withUnsafeMutableBytes { link in
+                    leaf.withUnsafeMutableBytes { leaf in
+                        HashChain.linkAndLeaf(after: previous, canonical: canonical, link: link.baseAddress!, leaf: leaf.baseAddress!)
+                    }
+                }
+            }
+        }
+        return Sealed(event: event, seq: seq, hash: hash, leafHash: leaf)
     }
 
     /// Appends `sealed` at its seq, the next one, and returns it logged. The caller has checked it against

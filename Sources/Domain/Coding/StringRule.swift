@@ -80,10 +80,12 @@ public enum StringRule: Sendable {
     }
 
     static func isUsername(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard u.count >= 3, u.count <= 32, u[0] >= 0x61, u[0] <= 0x7A else { return false }
-        return u.dropFirst().allSatisfy { b in
-            (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x5F || b == 0x2D
+        var s = s
+        return s.withUTF8 { u in
+            guard u.count >= 3, u.count <= 32, u[0] >= 0x61, u[0] <= 0x7A else { return false }
+            return u.dropFirst().allSatisfy { b in
+                (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x5F || b == 0x2D
+            }
         }
     }
 }
