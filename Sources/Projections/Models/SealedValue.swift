@@ -13,10 +13,13 @@ enum SealedValue {
         UInt32(truncatingIfNeeded: EntryHash.of(body, seed: EntryHash.of(key, seed: seed)))
     }
 
-    /// `body` followed by its check (appended in place: a body made with room for it is not copied).
+    /// `body` followed by its check (appended in place: a body given up by its caller, made with room for
+    /// it, is not copied). Otherwise the copy is made to the sealed value's size: an append would have made
+    /// it twice the body's, and a chunk's sets are held until their group is written.
     static func seal(key: [UInt8], _ body: consuming [UInt8]) -> [UInt8] {
         var sealed = body
         let check = key.withUnsafeBytes { k in sealed.withUnsafeBytes { SealedValue.check(key: k, body: $0) } }
+        sealed.reserveCapacity(sealed.count + checkBytes)
         withUnsafeBytes(of: check.littleEndian) { sealed.append(contentsOf: $0) }
         return sealed
     }

@@ -190,8 +190,9 @@ final class ChunkPostings {
         insert(a, offset)
     }
 
-    /// Calls `body` with each set's key and its stored form (`ChunkBits`), in key order.
-    func forEachSet(_ body: ([UInt8], [UInt8]) throws -> Void) rethrows {
+    /// Calls `body` with each set's key and its stored form (`ChunkBits`, given up: sealed without a copy),
+    /// in key order.
+    func forEachSet(_ body: ([UInt8], consuming [UInt8]) throws -> Void) rethrows {
         let keys: [[UInt8]] = slotKeys.map { key in
             switch key {
             case .gram(let gram): SearchIndex.key(gram: gram, chunk: chunk)

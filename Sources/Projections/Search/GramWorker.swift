@@ -138,7 +138,7 @@ final class GramWorker: @unchecked Sendable {
         guard !postings.isEmpty || !late.isEmpty else { return }
         var sets: [(key: [UInt8], value: [UInt8])] = []
         sets.reserveCapacity(postings.slotKeys.count)
-        postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, container))) }
+        postings.forEachSet { key, container in sets.append((key, SealedValue.seal(key: key, consume container))) }
         // Every scan of a full chunk held here, none of them with grams left for later (`late`): its trigram
         // sets are final, and so are their pairs' unions (`PairSets`).
         if postings.fresh && postings.scans == SearchIndex.scans(inFull: postings.chunk) && late.isEmpty {
