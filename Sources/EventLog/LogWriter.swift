@@ -50,8 +50,8 @@ public struct LogWriter {
         head.hash.withUnsafeBytes { previous in
             scratch.whole.withUnsafeBytes { canonical in
                 hash.withUnsafeMutableBytes { link in
-                    leaf.withUnsafeMutableBytes { leaf in
-                        HashChain.linkAndLeaf(after: previous, canonical: canonical, link: link.baseAddress!, leaf: leaf.baseAddress!)
+                    leaf.withUnsafeMutableBytes { leafBytes in
+                        HashChain.linkAndLeaf(after: previous, canonical: canonical, link: link.baseAddress!, leaf: leafBytes.baseAddress!)
                     }
                 }
             }
