@@ -75,8 +75,8 @@ struct PageAuditMemoryTests {
             for offset in stride(from: 0, to: pressure, by: 4_096) { shared.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
             return try environment.read { txn throws in
                 // What one fault maps: the most of eight values' first pages, each read once the map is dropped.
-                // The page cache may hold the file in folios of several sizes (64 KiB and 2 MiB in one run of
-                // `make test`, which the audit's pages met and one value did not).
+                // The page cache may hold the file in folios of several sizes: in one run of `make test`, the one
+                // value measured then mapped 64 KiB, and the audit had 18 MB mapped, as larger folios would.
                 var oneFault = 4_096
                 for i in stride(from: UInt64(1_001), to: 40_000, by: 4_999) {
                     txn.releaseMappedPages()
