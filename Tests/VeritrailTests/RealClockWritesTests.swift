@@ -1,4 +1,8 @@
+@testable import Engine
+import EventLog
 import Foundation
+import LMDB
+@testable import Projections
 import Testing
 
 /// Every writing command on the real clock (no `VERITRAIL_NOW`), each followed by `log verify`: the chain, the
@@ -113,6 +117,38 @@ struct RealClockWritesTests {
         #expect(first.utf8.count >= 1 << 20 && again.utf8.count >= 1 << 20, "each input is a large write")
         try s.write(["import", try s.file("first.ndjson", first)])
         try s.write(["import", try s.file("again.ndjson", again)])
+    }
+
+    /// `rebuild` of a store written on the real clock: one that keeps the search index, then one that makes it
+    /// again (its mark deleted, as for an index of another form: emptied in transactions of its own first),
+    /// then an import on top, each followed by `log verify`, the search's answer the same throughout.
+    @Test("a rebuild, one that makes the search index again, then an import on top")
+    func rebuildsThenAnImport() throws {
+        let s = try Store()
+        defer { s.remove() }
+        let register = #"{"type":"account.registered","at":"\#(Self.at(-60))","actor":"system","data":{"username":"ada","role":"admin","name":"Ada","email":"ada@example.org"}}"#
+        let scans = (0..<2_000).map { i in
+            #"{"type":"scan.recorded","at":"\#(Self.at(-30))","actor":"ada","data":{"scanId":"s-rb-\#(i)","code":"https://verify.example/c/item-\#(i % 300)?lot=\#(i % 7)","productName":"Item \#(i % 300)","category":"Cosmetics","result":"authentic","mode":"single","source":"camera","flash":false}}"#
+        }
+        try s.write(["import", try s.file("scans.ndjson", ([register] + scans).joined(separator: "\n") + "\n")])
+        func total() throws -> Int? {
+            let r = try CLI.run(["history", "--search", "item-1", "--window", "all", "--limit", "1", "--json", "--store", s.path.path])
+            return jsonObject(r.stdout)?["total"] as? Int
+        }
+        let before = try total()
+        #expect(before == 777, "item-1, item-1N and item-1NN: 111 of the 300 items, each 7 times in 2,000 scans")
+        try s.write(["rebuild"])
+        #expect(try total() == before)
+        let store = try Engine.Store(directory: s.path.path)
+        try store.log.environment.write { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).delete(.search, SearchIndex.readyKey)
+        }
+        try s.write(["rebuild"])
+        #expect(try store.read { _, models in try models.searchIndexIsCurrent() })
+        #expect(try total() == before)
+        let more = #"{"type":"scan.recorded","at":"\#(Self.at(-1))","actor":"ada","data":{"scanId":"s-rb-more","code":"https://verify.example/c/item-1?lot=9","productName":"Item 1","category":"Cosmetics","result":"authentic","mode":"single","source":"camera","flash":false}}"#
+        try s.write(["import", "-"], stdin: more + "\n")
+        #expect(try total() == before.map { $0 + 1 })
     }
 
     @Test("an import into a new store, then writes on top of it")
