@@ -22,8 +22,10 @@ internal import SystemCalls
 ///
 /// Linux only (`Environment` makes none elsewhere); `stop()` must be called before the transaction ends.
 final class MapPager: @unchecked Sendable {
-    /// How far beyond the writer the pages are faulted in, at most (at first, as far as it has come).
-    static let ahead: UInt = 16 << 20
+    /// How far beyond the writer the pages are faulted in, at most (at first, as far as it has come): tens of
+    /// milliseconds of writing. What is faulted in counts in the resident set until it is dropped behind the
+    /// writer; 16 MiB, before, added to a 1M import's peak and made it no faster (docs/BULK.md).
+    static let ahead: UInt = 4 << 20
     /// The most the pager faults in with one system call, so that it reads the writer's news often.
     private static let step: UInt = 1 << 20
 
@@ -125,7 +127,18 @@ final class MapPager: @unchecked Sendable {
     }
 
     /// One step of paging with the writer at `reached`; false when there was nothing to do.
+    ///
+    /// Dropping comes first: a writer that copies tens of MB at once (a group of the search index's sets) runs
+    /// ahead of the faults made for it, and while the pager only made those, nothing behind was dropped
+    /// (64 MB just behind the writer, mapped, in a 1M import's peak).
     private func page(around reached: UInt) -> Bool {
+        let behind = PageRelease.keptBehindWriter
+        let keepFrom = reached > firstNew + behind ? aligned(reached - behind) : mapStart
+        if keepFrom >= released + PageRelease.writtenBytes {
+            drop(from: mapStart, to: keepFrom)
+            released = keepFrom
+            return true
+        }
         // No further ahead than the writer has come, so that a small write does not fault in (and have
         // written to disk) megabytes it never uses.
         let target = aligned(min(mapEnd, reached + min(MapPager.ahead, reached - firstNew)))
@@ -141,13 +154,6 @@ final class MapPager: @unchecked Sendable {
                 }
             }
             populated = end
-            return true
-        }
-        let behind = PageRelease.keptBehindWriter
-        let keepFrom = reached > firstNew + behind ? aligned(reached - behind) : mapStart
-        if keepFrom >= released + PageRelease.writtenBytes {
-            drop(from: mapStart, to: keepFrom)
-            released = keepFrom
             return true
         }
         return false
