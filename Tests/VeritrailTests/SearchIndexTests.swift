@@ -343,8 +343,6 @@ extension SearchIndexTests {
 }
 
 extension SearchIndexTests {
-    /// A set's stored form (`ChunkBits.container`: gaps while shorter than the bits) reads back as the set,
-    /// for sets of every density, and any bytes read as a set stay inside the chunk without a crash.
     /// A text's grams made for the held sets (`ChunkPostings`) and for a message merged late
     /// (`SearchIndex.grams`) are the same: every byte, every trigram, and a run of four digits exactly where
     /// four digits follow one another in a field (`1777` in `s-1777042`, none across the 0 between fields).
@@ -371,6 +369,8 @@ extension SearchIndexTests {
         }
     }
 
+    /// A set's stored form (`ChunkBits.container`: gaps while shorter than the bits) reads back as the set,
+    /// for sets of every density, and any bytes read as a set stay inside the chunk without a crash.
     @Test func aSetsStoredFormReadsBackAndDamageStaysInside() {
         var rng = SystemRandomNumberGenerator()
         for members in [1, 2, 100, 1_000, 1_999, 2_000, 2_001, 5_000, 15_999, 16_000] {
