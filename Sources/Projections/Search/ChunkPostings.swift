@@ -36,6 +36,13 @@ final class ChunkPostings {
     private static let promoted: UInt8 = 0xFF
     /// What each slot stands for.
     private(set) var slotKeys: [SlotKey] = []
+    /// The values many of the chunk's fields are whole (`ChunkValues.hotFields`), by number: each value's
+    /// bytes (and the 0 after it), and a bitmap of the scans whose fields are the value after it became hot
+    /// (`stride` words apart, as `bits`), added to the sets of its grams when they are made (`addHotValues`)
+    /// instead of a bit a gram a scan: half the bytes of a chunk's fields are such values.
+    private var hotTexts: [[UInt8]] = []
+    private var hotBits: UnsafeMutablePointer<UInt64>
+    private var hotCapacity = 0
     private var categorySlots: [String: Int] = [:]
     private var actorSlots: [String: Int] = [:]
     private var counterfeitSlot: Int?
@@ -62,11 +69,12 @@ final class ChunkPostings {
         counts = .allocate(capacity: ChunkPostings.slotLimit)
         rows = .allocate(capacity: ChunkPostings.slotLimit * ChunkPostings.inlineCapacity)
         bitmapOf = .allocate(capacity: ChunkPostings.slotLimit)
+        hotBits = .allocate(capacity: 0)
     }
 
     deinit {
         keys.deallocate(); slotOfKey.deallocate(); unigramSlots.deallocate(); bits.deallocate()
-        counts.deallocate(); rows.deallocate(); bitmapOf.deallocate()
+        counts.deallocate(); rows.deallocate(); bitmapOf.deallocate(); hotBits.deallocate()
     }
 
     /// Adds `offset` to the set of `slot`. A scan's repeated gram comes with the same offset as the member
@@ -92,14 +100,25 @@ final class ChunkPostings {
 
     /// Gives `slot` a bitmap holding its row's members and `offset`.
     private func promote(_ slot: Int, adding offset: Int) {
+        promote(slot)[offset >> 6] |= 1 << UInt64(offset & 63)
+    }
+
+    /// Gives `slot` a bitmap holding its row's members, and returns it.
+    private func promote(_ slot: Int) -> UnsafeMutablePointer<UInt64> {
         let map = bits + bitmapsUsed * ChunkPostings.stride
         map.initialize(repeating: 0, count: ChunkBits.words)
         let row = rows + slot * ChunkPostings.inlineCapacity
-        for i in 0..<ChunkPostings.inlineCapacity { map[Int(row[i]) >> 6] |= 1 << UInt64(row[i] & 63) }
-        map[offset >> 6] |= 1 << UInt64(offset & 63)
+        for i in 0..<Int(counts[slot]) { map[Int(row[i]) >> 6] |= 1 << UInt64(row[i] & 63) }
         bitmapOf[slot] = UInt16(bitmapsUsed)
         counts[slot] = ChunkPostings.promoted
         bitmapsUsed += 1
+        return map
+    }
+
+    /// Adds the members of the bitmap `members` to the set of `slot`.
+    private func insert(_ slot: Int, members: UnsafePointer<UInt64>) {
+        let map = counts[slot] == ChunkPostings.promoted ? bits + Int(bitmapOf[slot]) * ChunkPostings.stride : promote(slot)
+        for i in 0..<ChunkBits.words { map[i] |= members[i] }
     }
 
     /// Empties the postings for `chunk`.
@@ -113,6 +132,7 @@ final class ChunkPostings {
         }
         slotKeys.removeAll(keepingCapacity: true)
         bitmapsUsed = 0
+        hotTexts.removeAll(keepingCapacity: true)
         categorySlots.removeAll(keepingCapacity: true)
         actorSlots.removeAll(keepingCapacity: true)
         counterfeitSlot = nil
@@ -132,8 +152,47 @@ final class ChunkPostings {
     }
 
     /// Adds `offset` to the sets of the grams of `text` (lower-cased fields, each followed by a 0 byte), of
-    /// the kinds `flag` says (`SearchIndex`).
-    func add(_ offset: Int, text: UnsafeRawBufferPointer, flag: UInt8) {
+    /// the kinds `flag` says (`SearchIndex`), but for the fields `hot` lists (`ChunkValues.hotFields`, of a
+    /// scan's own text only): those are added to their value's bitmap.
+    func add(_ offset: Int, text: UnsafeRawBufferPointer, flag: UInt8, hot: [ChunkValues.HotField] = []) {
+        for field in hot where field.isNew {
+            hotTexts.append(Array(UnsafeRawBufferPointer(rebasing: text[field.start..<field.end])) + [0])
+            if hotTexts.count > hotCapacity { growHotBits() }
+            (hotBits + field.number * ChunkPostings.stride).initialize(repeating: 0, count: ChunkPostings.stride)
+        }
+        var next = 0
+        forEachGram(of: text, flag: flag, skipping: { start in
+            guard next < hot.count, hot[next].start == start else { return nil }
+            let field = hot[next]
+            next += 1
+            hotBits[field.number * ChunkPostings.stride + offset >> 6] |= 1 << UInt64(offset & 63)
+            return field.end
+        }, { insert($0, offset) })
+    }
+
+    /// Adds each hot value's scans to the sets of its grams (`add`); every one of those sets was made when
+    /// the value's first fields were added (`ChunkValues.hotAfter`).
+    private func addHotValues() {
+        for (number, text) in hotTexts.enumerated() {
+            let members = UnsafePointer(hotBits + number * ChunkPostings.stride)
+            text.withUnsafeBytes { text in forEachGram(of: text, flag: 0, skipping: { _ in nil }) { insert($0, members: members) } }
+        }
+        hotTexts.removeAll(keepingCapacity: true)
+    }
+
+    private func growHotBits() {
+        let grown = max(64, 2 * hotCapacity)
+        let new = UnsafeMutablePointer<UInt64>.allocate(capacity: grown * ChunkPostings.stride)
+        new.moveInitialize(from: hotBits, count: hotCapacity * ChunkPostings.stride)
+        hotBits.deallocate()
+        hotBits = new
+        hotCapacity = grown
+    }
+
+    /// Calls `body` with the slot of each gram of `text`, of the kinds `flag` says, a slot made for a gram
+    /// seen first; a field at whose start `skip` gives an index is skipped to it (its terminating 0).
+    @inline(__always)
+    private func forEachGram(of text: UnsafeRawBufferPointer, flag: UInt8, skipping skip: (Int) -> Int?, _ body: (Int) -> Void) {
         let keys = keys, slotOfKey = slotOfKey, mask = ChunkPostings.tableSize - 1
         let unigrams = unigramSlots + (flag == 0 ? 0 : 256)
         let uni = UInt32(SearchIndex.unigram | flag) << 24, tri = UInt32(SearchIndex.trigram | flag) << 24
@@ -155,21 +214,27 @@ final class ChunkPostings {
             }
         }
         var i = 0
+        var fieldStart = true
         while i < n {
+            if fieldStart, let end = skip(i) {
+                i = end
+                continue
+            }
             let b0 = text[i]
             i += 1
+            fieldStart = b0 == 0
             if b0 == 0 { continue }
             var slot = Int(unigrams[Int(b0)]) - 1
             if slot < 0 {
                 slot = newSlot(.gram(uni | UInt32(b0) << 16))
                 unigrams[Int(b0)] = UInt16(slot + 1)
             }
-            insert(slot, offset)
+            body(slot)
             guard i < n, text[i] != 0 else { continue }
             let b2 = i + 1 < n ? text[i + 1] : 0
-            insert(slotOf(tri | UInt32(b0) << 16 | UInt32(text[i]) << 8 | UInt32(b2)), offset)
+            body(slotOf(tri | UInt32(b0) << 16 | UInt32(text[i]) << 8 | UInt32(b2)))
             if i + 2 < n, let digits = SearchIndex.digitsGram(quad, b0, text[i], b2, text[i + 2]) {
-                insert(slotOf(digits), offset)
+                body(slotOf(digits))
             }
         }
     }
@@ -193,6 +258,7 @@ final class ChunkPostings {
     /// Calls `body` with each set's key and its stored form (`ChunkBits`, given up: sealed without a copy),
     /// in key order.
     func forEachSet(_ body: ([UInt8], consuming [UInt8]) throws -> Void) rethrows {
+        addHotValues()
         let keys: [[UInt8]] = slotKeys.map { key in
             switch key {
             case .gram(let gram): SearchIndex.key(gram: gram, chunk: chunk)

@@ -71,6 +71,17 @@ struct ChunkValues: ~Copyable {
     private var sources: UnsafeMutablePointer<UInt8>
     /// Whether some scan's actor is the piece whole (`actorThreshold`).
     private var actors: UnsafeMutablePointer<Bool>
+    /// How many fields `add` took that are the piece whole (up to 255: only 0 and `hotAfter` are asked), and
+    /// where the pieces of the first of them begin in `fieldPieces` and how many there are before the whole
+    /// (`addKnownField`). Narrow, since every piece of a chunk has them (a few hundred thousand).
+    private var wholeSeen: UnsafeMutablePointer<UInt8>
+    private var prefixStarts: UnsafeMutablePointer<UInt32>
+    private var prefixCounts: UnsafeMutablePointer<UInt8>
+    /// The piece's number among the hot values (`hotFields`), or `notHot` (a chunk's fields are fewer than
+    /// `hotAfter` times that).
+    private var hotNumbers: UnsafeMutablePointer<UInt16>
+    private static let notHot = UInt16.max
+    private var hotCount = 0
     /// Piece index + 1 by open addressing on the hash (0: empty), never more than half full.
     private var table: UnsafeMutablePointer<UInt32>
     private var tableSize = 1 << 12
@@ -106,16 +117,24 @@ struct ChunkValues: ~Copyable {
     /// A bit per trigram (2 MB, made when first needed): those of the covered heads, in `uncovered`.
     private var gramBits: [UInt64] = []
 
-    init() {
+    /// Whether a field seen before is counted from its first time (`addKnownField`, and its tails in
+    /// `addTails`); false only as the tests' oracle, which probes every piece of every field.
+    private let reusesFields: Bool
+
+    init(reusingFields: Bool = true) {
+        reusesFields = reusingFields
         hashes = .allocate(capacity: 0); starts = .allocate(capacity: 0); lengths = .allocate(capacity: 0)
         seen = .allocate(capacity: 0); sources = .allocate(capacity: 0); actors = .allocate(capacity: 0)
+        wholeSeen = .allocate(capacity: 0); prefixStarts = .allocate(capacity: 0); prefixCounts = .allocate(capacity: 0)
+        hotNumbers = .allocate(capacity: 0)
         table = .allocate(capacity: tableSize)
         table.initialize(repeating: 0, count: tableSize)
     }
 
     deinit {
         hashes.deallocate(); starts.deallocate(); lengths.deallocate(); seen.deallocate(); sources.deallocate()
-        actors.deallocate()
+        actors.deallocate(); wholeSeen.deallocate(); prefixStarts.deallocate(); prefixCounts.deallocate()
+        hotNumbers.deallocate()
         table.deallocate()
     }
 
@@ -128,6 +147,9 @@ struct ChunkValues: ~Copyable {
     mutating func reset() {
         if count > 0 { table.update(repeating: 0, count: tableSize) }
         count = 0
+        hotCount = 0
+        hotStopped = false
+        hotFields.removeAll(keepingCapacity: true)
         arena.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
         fieldPieces.removeAll(keepingCapacity: true)
@@ -142,10 +164,34 @@ struct ChunkValues: ~Copyable {
         addsOwnText = false
     }
 
+    /// A field of the text `add` took last that is a value the chunk's fields were whole more than `hotAfter`
+    /// times before (a product name, a brand, a location, an actor): `start..<end` in the text, the value's
+    /// number among the chunk's hot values, and whether this is its first time hot.
+    struct HotField {
+        let start: Int
+        let end: Int
+        let number: Int
+        let isNew: Bool
+    }
+
+    /// How many times a value is a field whole before it is hot (`ChunkPostings.add`). The sets of the grams
+    /// of a hot value's first `hotAfter` fields were made then, so that every set its grams go to exists.
+    static let hotAfter: UInt8 = 32
+
+    /// The hot values among the fields of the last text of source `own` that `add` took, in text order.
+    private(set) var hotFields: [HotField] = []
+    /// Whether `add` no longer lists hot values in this chunk: a text of it was too long for the held sets,
+    /// so a value's first fields may not have made its sets (`GramWorker`).
+    private var hotStopped = false
+
+    /// Stops listing hot values until the next `reset`.
+    mutating func stopHotValues() { hotStopped = true }
+
     /// Adds the fields of one text of scan `offset` (a scan's search text, fields separated by 0 bytes, or a
     /// message with `source` `message`), the first of which is search field `firstField` (`ScanRow`).
     mutating func add(_ offset: Int, text: UnsafeRawBufferPointer, source: UInt8, firstField: Int = 0) {
         if source == ChunkValues.own { addsOwnText = true }
+        hotFields.removeAll(keepingCapacity: true)
         guard let base = text.baseAddress else { return }
         let n = text.count
         var i = 0
@@ -155,7 +201,20 @@ struct ChunkValues: ~Copyable {
             while i < n && base.load(fromByteOffset: i, as: UInt8.self) != 0 { i += 1 }
             if i - start >= ChunkValues.shortest {
                 let isActor = source == ChunkValues.own && field == ScanRow.actorField
-                addPrefixes(offset, base + start, count: i - start, source: source, fixed: ChunkValues.isFixedLength, isActor: isActor)
+                if let whole = addKnownField(offset, base + start, count: i - start, source: source, isActor: isActor) {
+                    if source == ChunkValues.own && !hotStopped && wholeSeen[whole] > ChunkValues.hotAfter
+                        && hotCount < Int(ChunkValues.notHot) {
+                        let isNew = hotNumbers[whole] == ChunkValues.notHot
+                        if isNew {
+                            hotNumbers[whole] = UInt16(hotCount)
+                            hotCount += 1
+                        }
+                        hotFields.append(HotField(start: start, end: i, number: Int(hotNumbers[whole]), isNew: isNew))
+                    }
+                } else {
+                    addPrefixes(offset, base + start, count: i - start, source: source, fixed: ChunkValues.isFixedLength,
+                                isActor: isActor, isField: true)
+                }
                 texts.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: i - start))
                 textEnds.append(UInt32(truncatingIfNeeded: texts.count))
             }
@@ -177,11 +236,15 @@ struct ChunkValues: ~Copyable {
     ///
     /// One pass over the bytes: the hash of every prefix is the running hash where the prefix ends, so a
     /// field's pieces cost a table probe each, not a hash each.
+    ///
+    /// A field (`isField`, from `add`) whose whole piece is new, or was only a prefix or a tail before, has its
+    /// pieces kept for the next field of the same bytes (`addKnownField`).
     @inline(__always)
     private mutating func addPrefixes(_ offset: Int, _ bytes: UnsafeRawPointer, count n: Int, source: UInt8, fixed: (Int) -> Bool,
-                                      isActor: Bool = false) {
+                                      isActor: Bool = false, isField: Bool = false) {
         var hash = ChunkValues.seed ^ UInt64(source)
         var prefixes = 0
+        let firstPiece = fieldPieces.count
         var name = n
         while name > 0 && ChunkValues.isDigit(bytes.load(fromByteOffset: name - 1, as: UInt8.self)) { name -= 1 }
         if name == n || name <= 8 { name = 0 }
@@ -201,8 +264,41 @@ struct ChunkValues: ~Copyable {
         hash = (hash ^ UInt64(bytes.load(fromByteOffset: n - 1, as: UInt8.self))) &* ChunkValues.multiplier
         let whole = piece(hash, bytes, n, source)
         if isActor { actors[Int(whole)] = true }
+        if isField {
+            if wholeSeen[Int(whole)] == 0 {
+                prefixStarts[Int(whole)] = UInt32(truncatingIfNeeded: firstPiece)
+                prefixCounts[Int(whole)] = UInt8(truncatingIfNeeded: prefixes)
+            }
+            countWhole(Int(whole))
+        }
         fieldPieces.append(whole)
         fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
+    }
+
+    /// Counts a field `add` took before, whole, as `addPrefixes` would: the pieces its first time found (its
+    /// prefixes depend on its bytes and source only), each counted once more, without a probe of the table
+    /// for each. Nil, counting nothing, when no field was the same bytes whole before.
+    ///
+    /// Why: half the bytes of a chunk's fields are values it holds 32 times or more (product names, brands,
+    /// locations, actors); each of their prefixes was a probe and a comparison of its bytes.
+    @inline(__always)
+    private mutating func addKnownField(_ offset: Int, _ bytes: UnsafeRawPointer, count n: Int, source: UInt8, isActor: Bool) -> Int? {
+        guard reusesFields else { return nil }
+        var hash = ChunkValues.seed ^ UInt64(source)
+        for i in 0..<n { hash = (hash ^ UInt64(bytes.load(fromByteOffset: i, as: UInt8.self))) &* ChunkValues.multiplier }
+        guard let whole = probe(hash, bytes, n, source).index, wholeSeen[whole] > 0 else { return nil }
+        let first = Int(prefixStarts[whole])
+        for k in first..<(first + Int(prefixCounts[whole])) {
+            let prefix = fieldPieces[k]
+            seen[Int(prefix)] += 1
+            fieldPieces.append(prefix)
+        }
+        seen[whole] += 1
+        countWhole(whole)
+        if isActor { actors[whole] = true }
+        fieldPieces.append(UInt32(truncatingIfNeeded: whole))
+        fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
+        return whole
     }
 
     /// Counts the tails of the fields added so far, and lists each as a field of its scan: past the longest
@@ -220,16 +316,37 @@ struct ChunkValues: ~Copyable {
     /// Why at the chunk's end: only then is it known where a field's shared head ends; a tail taken at
     /// every delimiter would cost a code's head (`https:`, `//verify.`, `example/`, `c/`) pieces no query
     /// needs.
+    ///
+    /// A field whose whole piece an earlier field was has the same tails (they depend on its bytes and on which
+    /// of its pieces pass): their pieces are counted again from the first one's, without a probe each — while
+    /// no tail has counted a field's piece once more, which could make it pass and move a later field's head.
     private mutating func addTails() {
         let texts = self.texts
         let firstTailPiece = count
         let fieldCount = textEnds.count
         var from = 0, textFrom = 0
+        // Per whole piece of a field: the number of its first field's first tail (-1: not seen), and how many.
+        var firstTails = [Int32](repeating: -1, count: count)
+        var tailCounts = [UInt8](repeating: 0, count: count)
+        var reusing = reusesFields
         texts.withUnsafeBytes { texts in
             for k in 0..<fieldCount {
                 let field = fields[k]
                 let end = Int(field >> 16), textEnd = Int(textEnds[k])
                 defer { from = end; textFrom = textEnd }
+                let whole = Int(fieldPieces[end - 1])
+                if reusing && firstTails[whole] >= 0 {
+                    addTails(Int(field & 0xFFFF), like: Int(firstTails[whole]), count: Int(tailCounts[whole]), fieldCount: fieldCount)
+                    continue
+                }
+                let firstTail = tailBefore.count, firstNewPiece = fieldPieces.count
+                defer {
+                    if reusing {
+                        firstTails[whole] = Int32(firstTail)
+                        tailCounts[whole] = UInt8(tailBefore.count - firstTail)
+                        reusing = !fieldPieces[firstNewPiece...].contains { Int($0) < firstTailPiece }
+                    }
+                }
                 var shared = 0
                 for i in from..<end where passes(Int(fieldPieces[i])) { shared = Int(lengths[Int(fieldPieces[i])]) }
                 let text = texts.baseAddress! + textFrom, length = textEnd - textFrom
@@ -264,6 +381,20 @@ struct ChunkValues: ~Copyable {
             }
         }
         tailsFrom = firstTailPiece
+    }
+
+    /// Adds `count` tails to the field of scan `offset`, those of the tails numbered from `first` on.
+    private mutating func addTails(_ offset: Int, like first: Int, count: Int, fieldCount: Int) {
+        for tail in first..<(first + count) {
+            let entry = fieldCount + tail
+            for k in Int(fields[entry - 1] >> 16)..<Int(fields[entry] >> 16) {
+                let piece = fieldPieces[k]
+                seen[Int(piece)] += 1
+                fieldPieces.append(piece)
+            }
+            fields.append(UInt64(fieldPieces.count) << 16 | UInt64(UInt16(truncatingIfNeeded: offset)))
+            tailBefore.append(tailBefore[tail])
+        }
     }
 
     /// Whether enough fields have the piece at `index` for it to be listed.
@@ -305,22 +436,38 @@ struct ChunkValues: ~Copyable {
     private static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
     private static let multiplier: UInt64 = 0x0000_0100_0000_01b3
 
-    /// The index of the piece of `length` bytes at `bytes` from `source`, whose running hash is `hash`,
-    /// counted once more; its bytes are compared, so two pieces are never taken for one.
     @inline(__always)
-    private mutating func piece(_ hash: UInt64, _ bytes: UnsafeRawPointer, _ length: Int, _ source: UInt8) -> UInt32 {
+    private func countWhole(_ index: Int) {
+        if wholeSeen[index] < .max { wholeSeen[index] += 1 }
+    }
+
+    /// Finds the piece of `length` bytes at `bytes` from `source` whose running hash is `hash`: its index (nil
+    /// when there is none yet), the place in `table` where it is or would go, and its key there.
+    @inline(__always)
+    private func probe(_ hash: UInt64, _ bytes: UnsafeRawPointer, _ length: Int, _ source: UInt8)
+        -> (index: Int?, place: Int, key: UInt64) {
         let key = hash ^ UInt64(length) &* 0x9E37_79B9_7F4A_7C15
         let mask = tableSize - 1
         var h = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         while true {
             let slot = Int(table[h]) - 1
-            if slot < 0 { break }
+            if slot < 0 { return (nil, h, key) }
             if hashes[slot] == key && Int(lengths[slot]) == length && sources[slot] == source
                 && arena.withUnsafeBytes({ ByteSearch.equal($0.baseAddress! + Int(starts[slot]), bytes, count: length) }) {
-                seen[slot] += 1
-                return UInt32(slot)
+                return (slot, h, key)
             }
             h = (h + 1) & mask
+        }
+    }
+
+    /// The index of the piece of `length` bytes at `bytes` from `source`, whose running hash is `hash`,
+    /// counted once more; its bytes are compared, so two pieces are never taken for one.
+    @inline(__always)
+    private mutating func piece(_ hash: UInt64, _ bytes: UnsafeRawPointer, _ length: Int, _ source: UInt8) -> UInt32 {
+        let (found, h, key) = probe(hash, bytes, length, source)
+        if let found {
+            seen[found] += 1
+            return UInt32(found)
         }
         if count == capacity { growPieces() }
         let index = count
@@ -330,6 +477,8 @@ struct ChunkValues: ~Copyable {
         seen[index] = 1
         sources[index] = source
         actors[index] = false
+        wholeSeen[index] = 0
+        hotNumbers[index] = ChunkValues.notHot
         arena.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
         count += 1
         if 2 * count > tableSize {
@@ -349,7 +498,8 @@ struct ChunkValues: ~Copyable {
             return new
         }
         hashes = moved(hashes); starts = moved(starts); lengths = moved(lengths); seen = moved(seen); sources = moved(sources)
-        actors = moved(actors)
+        actors = moved(actors); wholeSeen = moved(wholeSeen); prefixStarts = moved(prefixStarts)
+        prefixCounts = moved(prefixCounts); hotNumbers = moved(hotNumbers)
         capacity = grown
     }
 

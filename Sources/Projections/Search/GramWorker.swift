@@ -44,7 +44,10 @@ final class GramWorker: @unchecked Sendable {
         case finish
     }
 
-    static let maxWaiting = 8
+    /// 24 batches (3 MiB) cover what the writer hands over while the worker finishes a chunk (a tenth of a
+    /// second, its sets and pieces made): with 8, the writer waited there, and the decoding thread behind it,
+    /// and a core was idle for 14 % of an import.
+    static let maxWaiting = 24
 
     private let condition = ConditionLock()
     private var inbox: [Command] = []
@@ -173,8 +176,13 @@ final class GramWorker: @unchecked Sendable {
                     // The held sets are full: the chunk's sets so far are stored, the rest merged into them.
                     finish()
                 }
-                if postings.hasRoom(forTextOf: record.text.count) {
-                    postings.add(record.offset, text: record.text, flag: record.flag)
+                let fits = postings.hasRoom(forTextOf: record.text.count)
+                // A hot value's sets must all have been made from its first fields (`ChunkValues.hotAfter`).
+                if !fits { values.stopHotValues() }
+                // A message's pieces are counted when the write ends (`SearchIndexWriter.writeMessages`).
+                if record.flag == 0 { values.add(record.offset, text: record.text, source: ChunkValues.own) }
+                if fits {
+                    postings.add(record.offset, text: record.text, flag: record.flag, hot: record.flag == 0 ? values.hotFields : [])
                 } else {
                     // A text with more grams than a chunk's sets (tens of kB): merged at the end.
                     let shift = UInt64(SearchIndex.offsetBits)
@@ -182,8 +190,6 @@ final class GramWorker: @unchecked Sendable {
                         late.append(UInt64(chunk) << (32 + shift) | UInt64(gram) << shift | UInt64(record.offset))
                     }
                 }
-                // A message's pieces are counted when the write ends (`SearchIndexWriter.writeMessages`).
-                if record.flag == 0 { values.add(record.offset, text: record.text, source: ChunkValues.own) }
                 if let labels = record.labels {
                     postings.add(record.offset, counterfeit: labels.counterfeit,
                                  category: String(decoding: labels.category, as: UTF8.self),
