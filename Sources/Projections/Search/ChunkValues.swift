@@ -436,6 +436,7 @@ struct ChunkValues: ~Copyable {
     private static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
     private static let multiplier: UInt64 = 0x0000_0100_0000_01b3
 
+    /// Counts one more field that is the piece at `index` whole (`wholeSeen` stops at 255).
     @inline(__always)
     private func countWhole(_ index: Int) {
         if wholeSeen[index] < .max { wholeSeen[index] += 1 }
