@@ -352,10 +352,7 @@ public final class Environment: @unchecked Sendable {
                 try meta.check(fileSize: fileSize, path: dataFile)
                 try resize { (_: Int) throws(LMDBError) -> Int? in fileSize }
             case .grow(let size, let consumed, let done):
-                try resize { (_: Int) throws(LMDBError) -> Int? in
-                    // Another writer of this process may have grown it already.
-                    mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: done, step: growthStep)
-                }
+                try growMap(filledAt: size, consumed: consumed, done: done)
             case .readersFull:
                 // Once: a table full of live readers is a real limit, reported as such.
                 guard !clearedReaders, clearStaleReaders() > 0 else { throw LMDBError.readersFull }
@@ -363,6 +360,25 @@ public final class Environment: @unchecked Sendable {
             }
         }
         throw RetriesExhausted(path: path, attempts: Environment.maxAttempts)
+    }
+
+    /// Grows the map that filled at `size` bytes (`grownSize`), unless another writer of this process has.
+    ///
+    /// What the write's rate asks for (`done`) may be more than the disk has left while the least step fits
+    /// (the rate moves with how far the search index's worker lags the writer): the write then goes on a
+    /// step at a time, and the disk is full only when no step fits.
+    private func growMap(filledAt size: Int, consumed: Int, done: Double?) throws(LMDBError) {
+        let step = growthStep
+        do {
+            try resize { (_: Int) throws(LMDBError) -> Int? in
+                self.mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: done, step: step)
+            }
+        } catch {
+            guard error.code == Errno.noSpace.rawValue, done != nil else { throw error }
+            try resize { (_: Int) throws(LMDBError) -> Int? in
+                self.mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: nil, step: step)
+            }
+        }
     }
 
     /// Whether the environment was opened read-only (its file is never allocated).

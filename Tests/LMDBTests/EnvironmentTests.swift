@@ -52,6 +52,39 @@ struct EnvironmentTests {
         }
     }
 
+    /// A growth that the write's rate asks for and the disk has no room for goes on by the least step
+    /// (`growMap`), so that the disk is full only when no step fits: on a 16 MiB tmpfs, a write of 8 MiB
+    /// that says at each fill it has done 1/64 of its work asks for hundreds of MiB at its second fill.
+    /// Root only (it mounts the tmpfs; CI runs as root), as the reliability suite's full disks.
+    @Test func aGrowthTheDiskHasNoRoomForGoesOnByTheLeastStep() throws {
+        guard getuid() == 0 else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("LMDBTests-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func run(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        guard try run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", directory.path]) == 0 else { return }
+        defer { _ = try? run(["umount", directory.path]) }
+        let environment = try Environment(path: directory.path, mapSize: 64 << 10, growthStep: 1 << 20)
+        let db = try environment.openDatabase(nil)
+        var runs = 0
+        try environment.write { txn throws in
+            runs += 1
+            for i in 0..<2_000 as Range<UInt32> {
+                try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                txn.workDone = 1.0 / 64
+            }
+        }
+        #expect(runs > 2)
+        #expect(try environment.read { txn throws in try txn.count(db) } == 2_000)
+    }
+
     /// A write that frees pages as it adds them (a rebuild's read models written anew) and fills the map of a
     /// store cut back to its pages (`trimToPagesInUse`, as a new store is) keeps the data file within 1.25
     /// times its pages in use plus a step: it ends with no more pages in use than it began with, so the
