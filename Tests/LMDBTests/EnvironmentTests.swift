@@ -5,17 +5,24 @@ import Testing
 struct EnvironmentTests {
     private let value = [UInt8](repeating: 0xAB, count: 4_000)
 
+    /// Puts `value` under the keys 0 to 1,999 in one write, calling `each` after every put; how many times
+    /// the write ran.
+    private func putTwoThousand(_ db: Database, in environment: Environment, each: (Transaction) -> Void = { _ in }) throws -> Int {
+        var runs = 0
+        try environment.write { txn throws in
+            runs += 1
+            for i in 0..<2_000 as Range<UInt32> {
+                try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                each(txn)
+            }
+        }
+        return runs
+    }
+
     @Test func mapGrowsInsideOneWrite() throws {
         try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
             let db = try environment.openDatabase(nil)
-            var runs = 0
-            try environment.write { txn throws in
-                runs += 1
-                for i in 0..<2_000 as Range<UInt32> {
-                    try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
-                }
-            }
-            #expect(runs > 1)
+            #expect(try putTwoThousand(db, in: environment) > 1)
             #expect(environment.mapSize >= 2_000 * value.count)
             try environment.read { txn throws in
                 #expect(try txn.count(db) == 2_000)
@@ -73,15 +80,7 @@ struct EnvironmentTests {
         defer { _ = try? run(["umount", directory.path]) }
         let environment = try Environment(path: directory.path, mapSize: 64 << 10, growthStep: 1 << 20)
         let db = try environment.openDatabase(nil)
-        var runs = 0
-        try environment.write { txn throws in
-            runs += 1
-            for i in 0..<2_000 as Range<UInt32> {
-                try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
-                txn.workDone = 1.0 / 64
-            }
-        }
-        #expect(runs > 2)
+        #expect(try putTwoThousand(db, in: environment) { $0.workDone = 1.0 / 64 } > 2)
         #expect(try environment.read { txn throws in try txn.count(db) } == 2_000)
     }
 
