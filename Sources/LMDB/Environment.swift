@@ -369,15 +369,16 @@ public final class Environment: @unchecked Sendable {
     /// step at a time, and the disk is full only when no step fits.
     private func growMap(filledAt size: Int, consumed: Int, done: Double?) throws(LMDBError) {
         let step = growthStep
-        do {
+        func grow(at rate: Double?) throws(LMDBError) {
             try resize { (_: Int) throws(LMDBError) -> Int? in
-                self.mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: done, step: step)
+                self.mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: rate, step: step)
             }
+        }
+        do {
+            try grow(at: done)
         } catch {
             guard error.code == Errno.noSpace.rawValue, done != nil else { throw error }
-            try resize { (_: Int) throws(LMDBError) -> Int? in
-                self.mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: nil, step: step)
-            }
+            try grow(at: nil)
         }
     }
 
