@@ -2,6 +2,7 @@ import Domain
 import EventLog
 public import LMDB
 import Projections
+import SystemCalls
 
 extension Store {
     /// The damage `auditPages` found in the store's databases.
@@ -59,5 +60,31 @@ extension Store {
             }
         }
         throw StoreError("the store changed too fast to be checked: try again")
+    }
+
+    /// The page audit of one `log verify` (`auditPages`), run once by whichever asks first: the log's sweep,
+    /// as its first job (`CheckpointCheck`'s `beside`), a thread of the caller's, or the caller when it needs
+    /// the answer and neither ran it. A second caller waits for the first's answer.
+    public final class PageAuditRun: @unchecked Sendable {
+        private let store: Store
+        /// Held while the audit runs.
+        private let lock = ConditionLock()
+        private var result: Result<PageDamage?, any Error>?
+
+        public init(_ store: Store) { self.store = store }
+
+        /// Runs the audit unless it ran; its answer.
+        @discardableResult
+        public func run() -> Result<PageDamage?, any Error> {
+            lock.lock()
+            defer { lock.unlock() }
+            if let result { return result }
+            let answer = Result { try store.auditPages() }
+            result = answer
+            return answer
+        }
+
+        /// The damage the audit found (running it now unless it ran), or nil.
+        public func damage() throws -> PageDamage? { try run().get() }
     }
 }

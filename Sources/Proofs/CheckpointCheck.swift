@@ -18,14 +18,22 @@ import SystemCalls
 /// checked once every chunk is done (`SweepTotal`). The id index is walked once, by whichever thread is free
 /// first, and its entries compared with the events' ids and seqs as a whole (`IdIndexFingerprint`) instead of
 /// one lookup per event; when they differ, `LogVerifier` looks every id up and says which event is first.
+///
+/// A caller's own work may run beside the sweep as its first job (`beside`: `log verify`'s page audit), on
+/// one of the same two threads: on a third thread of its own, it had a third of the two cores while the sweep
+/// ran, and, having more work than that (about 40 % of a verify's), ran on alone for a fifth of the verify's
+/// time after the sweep had ended (docs/VERIFY-SPEED.md).
 public enum CheckpointCheck {
-    public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?) throws -> LogVerifier.Outcome {
-        try verify(log, proofs: proofs, digest: digest, chunkLevel: Sweep.chunkLevel)
+    /// Verifies the log, the tree and the kept checkpoint; `beside` is run once, in the sweep's first job,
+    /// when the log is swept (when the tree and the log are of one size), and not at all otherwise.
+    public static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?,
+                              beside: (@Sendable () -> Void)? = nil) throws -> LogVerifier.Outcome {
+        try verify(log, proofs: proofs, digest: digest, chunkLevel: Sweep.chunkLevel, beside: beside)
     }
 
     /// `verify` in chunks of 2^`chunkLevel` events (tests give small ones).
     static func verify(_ log: EventLog, proofs: ProofStore, digest: (seq: UInt64, hash: [UInt8])?,
-                       chunkLevel: Int) throws -> LogVerifier.Outcome {
+                       chunkLevel: Int, beside: (@Sendable () -> Void)? = nil) throws -> LogVerifier.Outcome {
         // Read before the log: a checkpoint is signed after its commit, so it never covers more than the log
         // holds afterwards, even while another process writes.
         let kept = proofs.file.read()
@@ -44,7 +52,7 @@ public enum CheckpointCheck {
         var index: IdIndexFingerprint?
         if treeSize == head.seq {
             (total, index) = try sweep(log, proofs: proofs, head: head.seq, rootAt: size.flatMap { $0 <= head.seq ? $0 : nil },
-                                       chunkLevel: chunkLevel)
+                                       chunkLevel: chunkLevel, beside: beside)
         }
         let indexDiffers = index != total?.ids
         if treeSize != head.seq || digest != nil || indexDiffers || total?.chainBroken == true {
@@ -76,28 +84,37 @@ public enum CheckpointCheck {
         return .ok(events: head.seq, head: head)
     }
 
-    /// Sweeps the log's events and the stored tree's records chunk by chunk on two threads, and fingerprints
-    /// the id index on whichever is free first (job 0, so that it never comes last).
-    private static func sweep(_ log: EventLog, proofs: ProofStore, head: UInt64,
-                              rootAt size: UInt64?, chunkLevel: Int) throws -> (SweepTotal, IdIndexFingerprint) {
+    /// Sweeps the log's events and the stored tree's records chunk by chunk on two threads, after `beside`
+    /// (job 0, on the thread that takes it first, before that thread's read transaction: `beside` opens its
+    /// own, and `Environment` takes no read inside another's body), and fingerprints the id index on whichever
+    /// is free first (job 1, so that it never comes last).
+    private static func sweep(_ log: EventLog, proofs: ProofStore, head: UInt64, rootAt size: UInt64?,
+                              chunkLevel: Int, beside: (@Sendable () -> Void)?) throws -> (SweepTotal, IdIndexFingerprint) {
         let chunks = (head + (UInt64(1) << UInt64(chunkLevel)) - 1) >> UInt64(chunkLevel)
         let key = IdIndexFingerprint.Key()
-        let jobs = Jobs(count: chunks + 1)
+        let jobs = Jobs(count: chunks + 2)
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            var job = jobs.take()
+            if job == 0 {
+                beside?()
+                job = jobs.take()
+            }
             let done = Result { () throws -> (sweeps: [Sweep], index: IdIndexFingerprint?) in
+                var sweeps: [Sweep] = []
+                var index: IdIndexFingerprint?
+                guard job != nil else { return (sweeps, index) }
                 try log.read { reader in
-                    var sweeps: [Sweep] = []
-                    var index: IdIndexFingerprint?
-                    while let job = jobs.take() {
-                        if job == 0 {
+                    while let taken = job {
+                        if taken == 1 {
                             index = try reader.idIndexFingerprint(key)
                         } else {
-                            sweeps.append(try Sweep.run(reader, tree: proofs.tree(reader.transaction), chunk: job - 1,
+                            sweeps.append(try Sweep.run(reader, tree: proofs.tree(reader.transaction), chunk: taken - 2,
                                                         level: chunkLevel, head: head, rootAt: size, ids: key))
                         }
+                        job = jobs.take()
                     }
-                    return (sweeps, index)
                 }
+                return (sweeps, index)
             }
             jobs.finish(done)
         }

@@ -24,25 +24,28 @@ extension VeritrailStore {
     /// first bad seq and why: a log that does not hold is an answer, not an error; an error is a store that
     /// can not be read.
     ///
-    /// Meanwhile, on a thread of its own, every database of the store is walked page by page
-    /// (`Store.auditPages`: the log's, the tree's, LMDB's own, and every read model's), so that a store called
-    /// ok answers every read and takes every write: damage there is a damaged store (`.storeFailure`, exit 74),
-    /// whose message says what to do (`rebuild` when only read models are damaged, since they are made from
-    /// the log). A broken log is reported first: its answer names the first bad seq.
+    /// Meanwhile every database of the store is walked page by page (`Store.auditPages`: the log's, the
+    /// tree's, LMDB's own, and every read model's), so that a store called ok answers every read and takes
+    /// every write: damage there is a damaged store (`.storeFailure`, exit 74), whose message says what to do
+    /// (`rebuild` when only read models are damaged, since they are made from the log). A broken log is
+    /// reported first: its answer names the first bad seq. The audit is the first job of the sweep's two
+    /// threads (`CheckpointCheck`); with `asOf`, whose check of the chain has two threads of its own, it has a
+    /// third.
     public func verify(digest: LogDigest? = nil, asOf: AsOf? = nil) throws(VeritrailError) -> VerificationOutcome {
         let given = digest.map { (seq: $0.seq, hash: $0.hash) }
         // Every page of the store is read: with the kernel's read-ahead and fault-around (`readingMuch`).
         return try VeritrailError.catching { try store.log.environment.readingMuch {
-            let audit = Pipeline<Store.PageDamage?> { [store] emit in _ = emit(try store.auditPages()) }
-            defer { audit.cancel() }
+            let audit = Store.PageAuditRun(store)
             let outcome: VerificationOutcome
             if let asOf {
+                let beside = Pipeline<Never> { _ in audit.run() }
+                defer { beside.cancel() }
                 let through = try store.read { reader, _ in try reader.lastSeq(keptBy: asOf) }
                 outcome = try LogVerifier.verify(store.log, digest: given, through: through)
             } else {
-                outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given)
+                outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given, beside: { audit.run() })
             }
-            guard case .ok = outcome, let damage = try audit.next()?.take() ?? nil else { return outcome }
+            guard case .ok = outcome, let damage = try audit.damage() else { return outcome }
             throw StoreError(damage.description)
         } }
     }

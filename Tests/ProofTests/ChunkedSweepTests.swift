@@ -86,6 +86,26 @@ struct ChunkedSweepTests {
         }
     }
 
+    /// `log verify`'s page audit runs as the sweep's first job: once, whatever the chunks, in a read
+    /// transaction of its own, and the sweep's answer is the same.
+    @Test func theWorkBesideTheSweepRunsOnce() throws {
+        try withStore { _, store in
+            for level in [0, 3, Sweep.chunkLevel] {
+                let seen = BesideThreads()
+                let outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: nil, chunkLevel: level) {
+                    // A read transaction of its own, as the page audit opens.
+                    seen.add(try? store.log.read { try $0.head().seq })
+                }
+                guard case .ok(let events, _) = outcome else {
+                    Issue.record("chunks of 2^\(level): \(outcome)")
+                    continue
+                }
+                #expect(events == UInt64(Self.events))
+                #expect(seen.heads == [UInt64(Self.events)], "chunks of 2^\(level)")
+            }
+        }
+    }
+
     /// Two ids that lead to each other's events: the index holds as many entries as the log has events, each
     /// id once, so only comparing the entries themselves finds it.
     @Test func anIndexWhoseIdsLeadToEachOthersEventsIsFound() throws {
@@ -140,5 +160,17 @@ struct ChunkedSweepTests {
         var eight = IdIndexFingerprint()
         Array("id-1".utf8).withUnsafeBytes { eight.add(id: $0, seq: 0, key: key) }
         #expect(short != eight)
+    }
+}
+
+/// What the work beside a sweep saw, each time it ran.
+private final class BesideThreads: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var heads: [UInt64?] = []
+
+    func add(_ head: UInt64?) {
+        lock.lock()
+        heads.append(head)
+        lock.unlock()
     }
 }
