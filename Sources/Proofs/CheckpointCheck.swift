@@ -20,9 +20,8 @@ import SystemCalls
 /// one lookup per event; when they differ, `LogVerifier` looks every id up and says which event is first.
 ///
 /// A caller's own work may run beside the sweep as its first job (`beside`: `log verify`'s page audit), on
-/// one of the same two threads: on a third thread of its own, it had a third of the two cores while the sweep
-/// ran, and, having more work than that (about 40 % of a verify's), ran on alone for a fifth of the verify's
-/// time after the sweep had ended (docs/VERIFY-SPEED.md).
+/// one of the same two threads: on a third thread of its own, it shared the two cores with the sweep and,
+/// having more than a third of the work, ran on alone after the sweep had ended (docs/VERIFY-SPEED.md).
 public enum CheckpointCheck {
     /// Verifies the log, the tree and the kept checkpoint; `beside` is run once, in the sweep's first job,
     /// when the log is swept (when the tree and the log are of one size), and not at all otherwise.

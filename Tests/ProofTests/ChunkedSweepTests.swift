@@ -91,7 +91,7 @@ struct ChunkedSweepTests {
     @Test func theWorkBesideTheSweepRunsOnce() throws {
         try withStore { _, store in
             for level in [0, 3, Sweep.chunkLevel] {
-                let seen = BesideThreads()
+                let seen = BesideRuns()
                 let outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: nil, chunkLevel: level) {
                     // A read transaction of its own, as the page audit opens.
                     seen.add(try? store.log.read { try $0.head().seq })
@@ -164,7 +164,7 @@ struct ChunkedSweepTests {
 }
 
 /// What the work beside a sweep saw, each time it ran.
-private final class BesideThreads: @unchecked Sendable {
+private final class BesideRuns: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var heads: [UInt64?] = []
 
