@@ -15,10 +15,11 @@ internal import SystemCalls
 ///
 /// The writer reports how far into the map it has written (`Transaction.reserve` does, every 64 KiB; the log
 /// reserves every event it appends): LMDB takes new pages from the end of the used part of the file, so the
-/// highest address written is where the next pages will come from. When the writer stops reporting for a
-/// while, it is writing elsewhere (the end of an import writes the indexes it kept in memory), and the pager
-/// drops every page every 10 ms instead. Populated pages the transaction does not use end up zero-filled in
-/// the file, at most `ahead` bytes, where the next write transaction takes its pages from.
+/// highest address written is where the next pages will come from. When the writer stops reporting, it is
+/// writing elsewhere: LMDB may be spilling (`spilledBehind`), or the end of an import writing the indexes it
+/// kept in memory. The pager then drops the pages where those go every millisecond, and every page every
+/// 10 ms. Populated pages the transaction does not use end up zero-filled in the file, at most `ahead`
+/// bytes, where the next write transaction takes its pages from.
 ///
 /// Linux only (`Environment` makes none elsewhere); `stop()` must be called before the transaction ends.
 final class MapPager: @unchecked Sendable {
@@ -28,6 +29,13 @@ final class MapPager: @unchecked Sendable {
     static let ahead: UInt = 4 << 20
     /// The most the pager faults in with one system call, so that it reads the writer's news often.
     private static let step: UInt = 1 << 20
+    /// How far below the writer's frontier LMDB touches pages again when it spills: a write transaction
+    /// holds at most 131,072 dirty pages (`MDB_IDL_UM_MAX`), and when they run out LMDB "spills" the
+    /// newest eighth of them, 16,384 pages, clearing each one's dirty flag (with `MDB_WRITEMAP` it writes
+    /// nothing else). The pager had dropped those pages, so the spill maps 64 MiB again in a few tens of
+    /// milliseconds, while the writer sends no news: the spikes of a large import's resident set
+    /// (docs/BULK.md). 64 MiB for the spill, and the 16 MiB the pager may lag behind.
+    static let spilledBehind: UInt = 80 << 20
 
     private enum Phase { case writing, committing, stopping }
 
@@ -50,6 +58,8 @@ final class MapPager: @unchecked Sendable {
     private var populated: UInt
     private var released: UInt = 0
     private var canPopulate = true
+    /// Waits of `PageRelease.whileWriterSilent` in a row without news from the writer.
+    private var silentWaits = 0
 
     /// Starts the pager for a write transaction over the map `map` whose allocated pages end at `firstNew`.
     init(map: UnsafeRawBufferPointer, firstNew: Int, pageSize: Int) {
@@ -110,20 +120,53 @@ final class MapPager: @unchecked Sendable {
                 condition.unlock()
                 let worked = page(around: reached)
                 condition.lock()
-                guard !worked && phase == .writing && frontier == reached else { continue }
-                // Nothing to do: wait for news from the writer. When none comes within 10 ms, it is writing
-                // something other than the log (the end of an import writes the indexes it kept in memory),
-                // so its pages are not where it reports: drop them all, as while it commits.
+                guard !worked && phase == .writing && frontier == reached else {
+                    silentWaits = 0
+                    continue
+                }
+                // Nothing to do: wait for news from the writer. While none comes, it is writing elsewhere
+                // than it reports: LMDB may be spilling, or the end of an import writing the indexes it kept
+                // in memory. Each millisecond the pages where those go are dropped (`dropWhileSilent`), and
+                // after 10 ms every page, as while it commits.
                 waiting = true
-                condition.wait(microseconds: PageRelease.whenWriterIdle)
+                condition.wait(microseconds: PageRelease.whileWriterSilent)
                 waiting = false
                 if phase == .writing && frontier == reached {
+                    silentWaits += 1
+                    let idle = silentWaits * PageRelease.whileWriterSilent >= PageRelease.whenWriterIdle
+                    if idle { silentWaits = 0 }
                     condition.unlock()
-                    drop(from: mapStart, to: mapEnd)
+                    if idle { drop(from: mapStart, to: mapEnd) } else { dropWhileSilent(reached: reached) }
                     condition.lock()
                 }
             }
         }
+    }
+
+    /// Drops, while the writer sends no news, the places its pages then go (`rangesWhileSilent`).
+    private func dropWhileSilent(reached: UInt) {
+        let ranges = MapPager.rangesWhileSilent(reached: reached, firstNew: firstNew, populated: populated,
+                                                map: mapStart..<mapEnd, pageSize: pageSize)
+        for range in ranges { drop(from: range.lowerBound, to: range.upperBound) }
+    }
+
+    /// The two places a writer at `reached` that sends no news puts its pages, each a range of tens of MB
+    /// whose drop is cheap (a drop of the whole map walks the page tables of all of it: 11 GB at ten million
+    /// events): the pages a spill touches again just below it (`spilledBehind`, below the `keptBehindWriter`
+    /// bytes it fills), and the new pages past those faulted in ahead for it (an import's indexes, written
+    /// at its end in key order). What lies between, the pages it fills and those faulted in for it, stays.
+    static func rangesWhileSilent(reached: UInt, firstNew: UInt, populated: UInt, map: Range<UInt>,
+                                  pageSize: UInt) -> [Range<UInt>] {
+        func aligned(_ address: UInt) -> UInt { address / pageSize * pageSize }
+        var ranges: [Range<UInt>] = []
+        if reached > firstNew + PageRelease.keptBehindWriter {
+            let below = aligned(reached - PageRelease.keptBehindWriter)
+            let from = below > map.lowerBound + spilledBehind ? below - spilledBehind : map.lowerBound
+            if from < below { ranges.append(from..<below) }
+        }
+        let past = max(populated, aligned(min(reached + ahead, map.upperBound)))
+        if past < map.upperBound { ranges.append(past..<map.upperBound) }
+        return ranges
     }
 
     /// One step of paging with the writer at `reached`; false when there was nothing to do.

@@ -18,8 +18,9 @@ public enum PageRelease {
     /// faults in the pages ahead and drops those behind.
     public static let pagerStep: UInt = 65_536
     /// Bytes of a mapped input file (an import's NDJSON, a batch of scans) read front to back between
-    /// drops of the pages already read: an input of any size streams through in a few MB.
-    public static let inputBytes = 8 << 20
+    /// drops of the pages already read: an input of any size streams through in a few MB (they count in
+    /// the peak of an import, whose bar is tight at a million events: docs/BULK.md).
+    public static let inputBytes = 4 << 20
     /// Bytes a large write (`MapPager`) goes past between two drops of the pages behind it. Each drop
     /// unmaps the pages the writer keeps coming back to as well (branch pages, the leaves of the id index,
     /// which takes ids in any order), and mapping them again costs the writer a fault each: dropping after
@@ -33,6 +34,9 @@ public enum PageRelease {
     /// the writer is then writing elsewhere than it reports (the end of an import writes the indexes it
     /// kept in memory).
     static let whenWriterIdle = 10_000
+    /// Microseconds between two drops of the pages just below a large write's frontier while the writer
+    /// sends no news (`MapPager.spilledBehind`): a spill maps a few MB again in a millisecond.
+    static let whileWriterSilent = 1_000
     /// Microseconds between two drops of every page while a large write commits (LMDB's commit touches
     /// every page the transaction dirtied once more).
     static let whileCommitting = 250

@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+@testable import LMDB
 import Testing
 
 /// `Environment.write(large:)`: a companion thread faults pages in ahead of the writer and drops written
@@ -53,6 +53,49 @@ struct LargeWriteTests {
             try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: 24_000) }
             try expectFilled(environment, log, scattered, count: 24_000)
         }
+    }
+
+    /// Past 131,072 dirty pages LMDB spills: it clears the dirty flag of the newest 16,384, which the pager
+    /// had dropped, and drops them again while the writer is silent (`MapPager.rangesWhileSilent`).
+    /// 140,000 values of 3 KB take a page each, about 550 MB: several spills.
+    @Test func keepsEveryByteThroughLMDBsSpills() throws {
+        try withTemporaryEnvironment(mapSize: 64 << 20, flags: .writeMap) { environment, _ in
+            let log = try environment.openDatabase("log", flags: .create)
+            let scattered = try environment.openDatabase("scattered", flags: .create)
+            try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: 140_000) }
+            try expectFilled(environment, log, scattered, count: 140_000)
+        }
+    }
+
+    /// While the writer sends no news, the pager drops the pages a spill touches again below it and the
+    /// new pages past what it faulted in ahead, and never the pages the writer fills or those faulted in
+    /// for it.
+    @Test func whileTheWriterIsSilentThePagerDropsWhereItsPagesGo() {
+        let page: UInt = 4096, mib: UInt = 1 << 20
+        let map: Range<UInt> = 0x7000_0000_0000 ..< 0x7000_0000_0000 + 1024 * mib
+        let kept = PageRelease.keptBehindWriter, spilled = MapPager.spilledBehind, ahead = MapPager.ahead
+        func ranges(reached: UInt, populated: UInt, firstNew: UInt = map.lowerBound + mib) -> [Range<UInt>] {
+            MapPager.rangesWhileSilent(reached: reached, firstNew: firstNew, populated: populated, map: map, pageSize: page)
+        }
+
+        // Far into the map, pages faulted in ahead.
+        let reached = map.lowerBound + 500 * mib + 123
+        let populated = map.lowerBound + 504 * mib
+        let dropped = ranges(reached: reached, populated: populated)
+        let below = (reached - kept) / page * page
+        #expect(dropped == [(below - spilled) ..< below, (reached + ahead) / page * page ..< map.upperBound])
+        // Not the writer's pages, nor those faulted in for it.
+        let writers = (reached - kept) ..< populated
+        #expect(dropped.allSatisfy { !$0.overlaps(writers) })
+        #expect(dropped.allSatisfy { $0.lowerBound % page == 0 && $0.upperBound % page == 0 })
+
+        // Near the start of the new pages: nothing below to drop, and never below the map.
+        #expect(ranges(reached: map.lowerBound + 3 * mib, populated: map.lowerBound + 5 * mib)
+                == [(map.lowerBound + 7 * mib) ..< map.upperBound])
+        #expect(ranges(reached: map.lowerBound + 50 * mib, populated: map.lowerBound + 54 * mib, firstNew: map.lowerBound).first
+                == map.lowerBound ..< map.lowerBound + 42 * mib)
+        // At the end of the map, nothing past it.
+        #expect(ranges(reached: map.upperBound - mib, populated: map.upperBound).count == 1)
     }
 
     @Test func aWriteThatThrowsLeavesNothing() throws {
