@@ -226,8 +226,9 @@ public struct PageAudit {
                         return damaged(visit.page, "key \(i) is not after the key before it", .leafPage)
                     }
                     // Outside the routed range: a damaged branch key, or a child pointer that leads to another
-                    // page (which a drop would free too): the tree's pointers can not be trusted.
-                    if let low = visit.low, compare(key, low) < 0 { return damaged(visit.page, "key \(i) sorts before the range its branch key routes here") }
+                    // page (which a drop would free too): the tree's pointers can not be trusted. Only the first
+                    // key can be the first below it: a later one is after the key before it, checked above.
+                    if i == 0, let low = visit.low, compare(key, low) < 0 { return damaged(visit.page, "key \(i) sorts before the range its branch key routes here") }
                     if let high = visit.high, compare(key, high) >= 0 { return damaged(visit.page, "key \(i) sorts after the range its branch key routes here") }
                     previousKey = key
                     var value = UnsafeRawBufferPointer(start: node.data, count: node.dataSize)
