@@ -227,7 +227,8 @@ public struct PageAudit {
                     }
                     // Outside the routed range: a damaged branch key, or a child pointer that leads to another
                     // page (which a drop would free too): the tree's pointers can not be trusted. Only the first
-                    // key can be the first below it: a later one is after the key before it, checked above.
+                    // key is compared with the range's low end: a later one is after the key before it (checked
+                    // above), so it is below the range only if that one is too.
                     if i == 0, let low = visit.low, compare(key, low) < 0 { return damaged(visit.page, "key \(i) sorts before the range its branch key routes here") }
                     if let high = visit.high, compare(key, high) >= 0 { return damaged(visit.page, "key \(i) sorts after the range its branch key routes here") }
                     previousKey = key

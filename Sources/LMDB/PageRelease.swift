@@ -34,8 +34,9 @@ public enum PageRelease {
     /// the writer is then writing elsewhere than it reports (the end of an import writes the indexes it
     /// kept in memory).
     static let whenWriterIdle = 10_000
-    /// Microseconds between two drops of the pages just below a large write's frontier while the writer
-    /// sends no news (`MapPager.spilledBehind`): a spill maps a few MB again in a millisecond.
+    /// Microseconds between two drops of the places a large write's pages go while the writer sends no
+    /// news (`MapPager.rangesWhileSilent`): a spill maps its 64 MiB again over tens of milliseconds, so each
+    /// drop finds a few MB of it.
     static let whileWriterSilent = 1_000
     /// Microseconds between two drops of every page while a large write commits (LMDB's commit touches
     /// every page the transaction dirtied once more).
