@@ -365,22 +365,41 @@ public final class Environment: @unchecked Sendable {
     /// Grows the map that filled at `size` bytes (`grownSize`), unless another writer of this process has.
     ///
     /// What the write's rate asks for (`done`) may be more than the disk has left while the least step fits
-    /// (the rate moves with how far the search index's worker lags the writer): the write then goes on a
-    /// step at a time, and the disk is full only when no step fits.
+    /// (the rate moves with how far the search index's worker lags the writer), and the least step more than
+    /// it has left while the write needs less: on a disk nearly full, a store cut back to its pages and a
+    /// step filled one step and a little more. So a growth the disk refuses is tried again by the least step,
+    /// then by halves of it (`smallestGrowth`), and the disk is full only when none of them fits. Each is at
+    /// most a step: the data file keeps its bar.
     private func growMap(filledAt size: Int, consumed: Int, done: Double?) throws(LMDBError) {
         let step = growthStep
-        func grow(at rate: Double?) throws(LMDBError) {
-            try resize { (_: Int) throws(LMDBError) -> Int? in
-                self.mapSize > size ? nil : try Environment.grownSize(from: size, consumed: consumed, done: rate, step: step)
+        /// Grows to what `target` makes of `size`; false when the disk has no room for it.
+        func grow(_ target: (Int) throws(LMDBError) -> Int) throws(LMDBError) -> Bool {
+            do {
+                try resize { (_: Int) throws(LMDBError) -> Int? in self.mapSize > size ? nil : try target(size) }
+                return true
+            } catch {
+                guard error.code == Errno.noSpace.rawValue else { throw error }
+                return false
             }
         }
-        do {
-            try grow(at: done)
-        } catch {
-            guard error.code == Errno.noSpace.rawValue, done != nil else { throw error }
-            try grow(at: nil)
+        if let done, try grow({ (size: Int) throws(LMDBError) in
+            try Environment.grownSize(from: size, consumed: consumed, done: done, step: step)
+        }) { return }
+        if try grow({ (size: Int) throws(LMDBError) in try Environment.grownSize(from: size, consumed: consumed, done: nil, step: step) }) {
+            return
         }
+        var part = step / 2
+        while part >= Environment.smallestGrowth(step: step) {
+            let by = part
+            if try grow({ ($0 + by + 0xFFFF) & ~0xFFFF }) { return }
+            part /= 2
+        }
+        throw LMDBError(code: Errno.noSpace.rawValue)
     }
+
+    /// The least a growth the disk has no room for a step of is tried by (`growMap`): a sixty-fourth of the
+    /// step (1 MiB of a store's 64), at least 64 KiB, so that a few tries tell a disk that is full.
+    static func smallestGrowth(step: Int) -> Int { max(step >> 6, 1 << 16) }
 
     /// Whether the environment was opened read-only (its file is never allocated).
     private let readOnly: Bool

@@ -8,15 +8,43 @@ struct EnvironmentTests {
     /// Puts `value` under the keys 0 to 1,999 in one write, calling `each` after every put; how many times
     /// the write ran.
     private func putTwoThousand(_ db: Database, in environment: Environment, each: (Transaction) -> Void = { _ in }) throws -> Int {
+        try put(0..<2_000, db, in: environment, each: each)
+    }
+
+    /// Puts `value` under `keys` in one write, calling `each` after every put; how many times the write ran.
+    @discardableResult
+    private func put(_ keys: Range<UInt32>, _ db: Database, in environment: Environment,
+                     each: (Transaction) -> Void = { _ in }) throws -> Int {
         var runs = 0
         try environment.write { txn throws in
             runs += 1
-            for i in 0..<2_000 as Range<UInt32> {
+            for i in keys {
                 try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
                 each(txn)
             }
         }
         return runs
+    }
+
+    /// Runs `body` with the path of a tmpfs of `megabytes` mounted for it. Root only (CI runs as root), as
+    /// the reliability suite's full disks: a test that calls it is enabled for root alone, and shown as
+    /// skipped for anyone else; as root, a tmpfs that can not be mounted fails it rather than passing it
+    /// unchecked.
+    private func withSmallDisk(megabytes: Int, _ body: (String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("LMDBTests-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func run(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        try #require(try run(["mount", "-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", directory.path]) == 0, "can not mount a tmpfs")
+        defer { _ = try? run(["umount", directory.path]) }
+        try body(directory.path)
     }
 
     @Test func mapGrowsInsideOneWrite() throws {
@@ -60,30 +88,36 @@ struct EnvironmentTests {
     }
 
     /// A growth that the write's rate asks for and the disk has no room for goes on by the least step
-    /// (`growMap`), so that the disk is full only when no step fits: on a 16 MiB tmpfs, a write of 8 MiB
+    /// (`growMap`), so that the disk is full only when no growth fits: on a 16 MiB tmpfs, a write of 8 MiB
     /// that says at each fill it has done 1/64 of its work asks for hundreds of MiB at its second fill.
-    /// Root only (it mounts the tmpfs; CI runs as root), as the reliability suite's full disks: skipped, and
-    /// shown as skipped, for anyone else; as root, a tmpfs that can not be mounted fails it rather than passing
-    /// it unchecked.
     @Test(.enabled(if: getuid() == 0, "mounts a tmpfs: root only"))
     func aGrowthTheDiskHasNoRoomForGoesOnByTheLeastStep() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("LMDBTests-full-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        func run(_ arguments: [String]) throws -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
+        try withSmallDisk(megabytes: 16) { path in
+            let environment = try Environment(path: path, mapSize: 64 << 10, growthStep: 1 << 20)
+            let db = try environment.openDatabase(nil)
+            #expect(try putTwoThousand(db, in: environment) { $0.workDone = 1.0 / 64 } > 2)
+            #expect(try environment.read { txn throws in try txn.count(db) } == 2_000)
         }
-        try #require(try run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", directory.path]) == 0, "can not mount a tmpfs")
-        defer { _ = try? run(["umount", directory.path]) }
-        let environment = try Environment(path: directory.path, mapSize: 64 << 10, growthStep: 1 << 20)
-        let db = try environment.openDatabase(nil)
-        #expect(try putTwoThousand(db, in: environment) { $0.workDone = 1.0 / 64 } > 2)
-        #expect(try environment.read { txn throws in try txn.count(db) } == 2_000)
+    }
+
+    /// And a least step the disk has no room for is tried by halves of it (`growMap`), so that a write that
+    /// fits goes in: on a 16 MiB tmpfs with steps of 8 MiB, 2,500 values of 4 KB (about 10 MiB) fill the map
+    /// at 8 MiB, where another step would take 16; it grows by 4 MiB and the write goes in (the reliability
+    /// suite's batch after room was made, on a store cut back to its pages and a step, is this case). Then a
+    /// write of 2,000 more, for which the disk has no room however it grows, fails as a full disk and leaves
+    /// the first.
+    @Test(.enabled(if: getuid() == 0, "mounts a tmpfs: root only"))
+    func aStepTheDiskHasNoRoomForIsTriedByLessUntilNoneFits() throws {
+        try withSmallDisk(megabytes: 16) { path in
+            let environment = try Environment(path: path, mapSize: 64 << 10, growthStep: 8 << 20)
+            let db = try environment.openDatabase(nil)
+            try put(0..<2_500, db, in: environment)
+            #expect(try environment.read { txn throws in try txn.count(db) } == 2_500)
+            #expect(environment.mapSize <= 12 << 20 + 1 << 16)
+            let error = #expect(throws: LMDBError.self) { try put(2_500..<4_500, db, in: environment) }
+            #expect(error?.code == ENOSPC)
+            #expect(try environment.read { txn throws in try txn.count(db) } == 2_500)
+        }
     }
 
     /// A write that frees pages as it adds them (a rebuild's read models written anew) and fills the map of a

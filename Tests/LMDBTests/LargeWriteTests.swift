@@ -43,27 +43,18 @@ struct LargeWriteTests {
         }
     }
 
-    @Test func keepsEveryByteItWrote() throws {
-        try withTemporaryEnvironment(mapSize: 256 << 20, flags: .writeMap) { environment, _ in
-            let log = try environment.openDatabase("log", flags: .create)
-            let scattered = try environment.openDatabase("scattered", flags: .create)
-            // 24,000 values of 3 KB: about 70 MB, past several of the pager's drops. (Another process reading
-            // a store an import wrote is `LogTests.testLargeImportIsAllOrNothing`; LMDB does not allow one
-            // process to open an environment twice.)
-            try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: 24_000) }
-            try expectFilled(environment, log, scattered, count: 24_000)
-        }
-    }
-
-    /// Past 131,072 dirty pages LMDB spills: it clears the dirty flag of the newest 16,384, which the pager
-    /// had dropped, and drops them again while the writer is silent (`MapPager.rangesWhileSilent`).
-    /// 140,000 values of 3 KB take a page each, about 550 MB: several spills.
-    @Test func keepsEveryByteThroughLMDBsSpills() throws {
+    /// 24,000 values of 3 KB: about 70 MB, past several of the pager's drops. 140,000, a page each (about
+    /// 550 MB): past LMDB's 131,072 dirty pages, where it spills, clearing the dirty flag of the newest
+    /// 16,384, which the pager had dropped and drops again while the writer is silent
+    /// (`MapPager.rangesWhileSilent`). (Another process reading a store an import wrote is
+    /// `LogTests.testLargeImportIsAllOrNothing`; LMDB does not allow one process to open an environment twice.)
+    @Test(arguments: [24_000, 140_000])
+    func keepsEveryByteItWrote(count: Int) throws {
         try withTemporaryEnvironment(mapSize: 64 << 20, flags: .writeMap) { environment, _ in
             let log = try environment.openDatabase("log", flags: .create)
             let scattered = try environment.openDatabase("scattered", flags: .create)
-            try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: 140_000) }
-            try expectFilled(environment, log, scattered, count: 140_000)
+            try environment.write(large: true) { txn throws in try fill(txn, log, scattered, count: count) }
+            try expectFilled(environment, log, scattered, count: count)
         }
     }
 
