@@ -366,10 +366,10 @@ public final class Environment: @unchecked Sendable {
     ///
     /// What the write's rate asks for (`done`) may be more than the disk has left while the least step fits
     /// (the rate moves with how far the search index's worker lags the writer), and the least step more than
-    /// it has left while the write needs less: on a disk nearly full, a store cut back to its pages and a
-    /// step filled one step and a little more. So a growth the disk refuses is tried again by the least step,
-    /// then by halves of it (`smallestGrowth`), and the disk is full only when none of them fits. Each is at
-    /// most a step: the data file keeps its bar.
+    /// it has left while the write needs less (on a disk nearly full, a batch into a store cut back to its
+    /// pages and a step that needs a little more than the step). So a growth the disk refuses is tried again
+    /// by the least step, then by halves of it (`smallestGrowth`), and the disk is full only when none of
+    /// them fits. None is more than a step: the data file keeps its bar.
     private func growMap(filledAt size: Int, consumed: Int, done: Double?) throws(LMDBError) {
         let step = growthStep
         /// Grows to what `target` makes of `size`; false when the disk has no room for it.
@@ -382,12 +382,11 @@ public final class Environment: @unchecked Sendable {
                 return false
             }
         }
-        if let done, try grow({ (size: Int) throws(LMDBError) in
-            try Environment.grownSize(from: size, consumed: consumed, done: done, step: step)
-        }) { return }
-        if try grow({ (size: Int) throws(LMDBError) in try Environment.grownSize(from: size, consumed: consumed, done: nil, step: step) }) {
-            return
+        func stepped(at rate: Double?) -> (Int) throws(LMDBError) -> Int {
+            { (size: Int) throws(LMDBError) in try Environment.grownSize(from: size, consumed: consumed, done: rate, step: step) }
         }
+        if done != nil, try grow(stepped(at: done)) { return }
+        if try grow(stepped(at: nil)) { return }
         var part = step / 2
         while part >= Environment.smallestGrowth(step: step) {
             let by = part
@@ -397,8 +396,8 @@ public final class Environment: @unchecked Sendable {
         throw LMDBError(code: Errno.noSpace.rawValue)
     }
 
-    /// The least a growth the disk has no room for a step of is tried by (`growMap`): a sixty-fourth of the
-    /// step (1 MiB of a store's 64), at least 64 KiB, so that a few tries tell a disk that is full.
+    /// The smallest growth tried when the disk has no room for a step (`growMap`): a sixty-fourth of the step
+    /// (1 MiB of a store's 64), at least 64 KiB. From half a step, halved each time, six tries tell a full disk.
     static func smallestGrowth(step: Int) -> Int { max(step >> 6, 1 << 16) }
 
     /// Whether the environment was opened read-only (its file is never allocated).
