@@ -30,9 +30,9 @@ public enum PageRelease {
     /// Bytes below a large write's frontier that a drop leaves mapped: the pages LMDB is filling and the
     /// branch pages above them.
     static let keptBehindWriter: UInt = 8 << 20
-    /// Microseconds without news from a large write after which its pager drops every page of the map:
-    /// the writer is then writing elsewhere than it reports (the end of an import writes the indexes it
-    /// kept in memory).
+    /// Microseconds of waits that found nothing to do (`MapPager.silentWaits`) after which a large write's
+    /// pager drops every page of the map: the writer is then writing elsewhere than it reports (the end of
+    /// an import writes the indexes it kept in memory).
     static let whenWriterIdle = 10_000
     /// Microseconds between two drops of the places a large write's pages go while the writer sends no
     /// news (`MapPager.rangesWhileSilent`): a spill maps its 64 MiB again over tens of milliseconds, so each
