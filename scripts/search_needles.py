@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Draws search needles as a person would type them: a random substring of a random search field of a random scan.
+"""Draws search needles as a person would type them: a random substring of a random search field of a random scan
+(or of a random report's message).
 
     search_needles.py EVENTS.NDJSON [SEED] [COUNT]      # COUNT needles (default 80), one a line, lower-cased
 
@@ -13,12 +14,14 @@ import json
 import random
 import sys
 
-FIELDS = ["scanId", "code", "productName", "brand", "category", "location", "batchId", "notes", "actor"]
+FIELDS = ["scanId", "code", "productName", "brand", "category", "location", "batchId", "notes", "actor", "message"]
 
 
 def main(path, seed=7, count=80):
     rng = random.Random(seed)
     scans = []
+    # A report's message is the search text's last field (since 2026-11-30; needles drawn before left it out).
+    reports = []
     with open(path, "rb") as f:
         f.seek(0, 2)
         f.seek(rng.randrange(0, max(1, min(f.tell(), 5_000_000_000) - 200_000_000)))
@@ -29,12 +32,16 @@ def main(path, seed=7, count=80):
                 break
             if b'"scan.recorded"' in line:
                 scans.append(line)
+            elif b'"counterfeit.reported"' in line and b'"message"' in line:
+                reports.append(line)
     if not scans:
         sys.exit("no scan.recorded event found")
     needles = []
     while len(needles) < count:
-        event = json.loads(rng.choice(scans))
         field = rng.choice(FIELDS)
+        if field == "message" and not reports:
+            continue
+        event = json.loads(rng.choice(reports if field == "message" else scans))
         value = event.get("actor") if field == "actor" else event.get("data", {}).get(field)
         if not value:
             continue

@@ -1451,6 +1451,59 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A scan whose report's message is a listed message piece whole (`SearchIndex.wholeMessages`) is no
+    /// candidate through its message for a needle no piece of it holds: `d ov` is in a note, and its trigrams
+    /// are in the message `qr code printed on a sticker over the original` apart. The answers are the rows',
+    /// and the reports of that message are ruled out without their rows (deleted here, a row read would
+    /// throw); a message that runs past its piece (`…, again`) or is listed under none is still checked.
+    @Test func aMessageListedWholeRulesOutTheNeedlesItDoesNotHold() throws {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+        let at = ChunkValuesTests.tenSecondClock()
+        for n in 1...100 {
+            let note = n % 10 == 0 ? #","notes":"QR sticker printed over the original code""# : ""
+            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/\(7_919 * n)", productName: "Serum",
+                                 category: "Cosmetics", result: "counterfeit", mode: "single", extra: note))
+        }
+        let sticker = #","message":"QR code printed on a sticker over the original""#
+        let listedWhole = (1...60).filter { $0 % 3 == 1 && $0 != 4 }
+        for n in listedWhole { lines.append(Ev.report("s-\(n)", reason: "other", by: "ines", at: at(), extra: sticker)) }
+        lines.append(Ev.report("s-2", reason: "other", by: "ines", at: at(), extra: #","message":"QR code printed on a sticker over the original, again""#))
+        lines.append(Ev.report("s-5", reason: "other", by: "ines", at: at(), extra: #","message":"Printed over""#))
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try ChunkValuesTests.pieces(store, chunk: 0).contains("1:qr code printed on a sticker over the original"))
+        let wholeKey = SearchIndex.wholeMessagesKey(chunk: 0)
+        #expect(try ChunkValuesTests.members(store, key: wholeKey) == listedWhole)
+        // A later write's report of the same message joins the set; one of another message does not.
+        try store.write { appender in
+            _ = try appender.append(try Ev.decoded(Ev.report("s-70", reason: "other", by: "ines", at: at(), extra: sticker)))
+            _ = try appender.append(try Ev.decoded(Ev.report("s-4", reason: "other", by: "ines", at: at(), extra: #","message":"QR code""#)))
+        }
+        #expect(try ChunkValuesTests.members(store, key: wholeKey) == (listedWhole + [70]).sorted())
+        #expect(try store.auditPages() == nil)
+        let needles = ["d ov", "ed ove", "er c", "inted ov", "d over the original code", "sticker over", "over the original",
+                       "again", "printed over", "QR code", "r cod"]
+        for needle in needles {
+            var q = HistoryQuery(); q.search = needle; q.limit = 200
+            try SearchIndexTests.expectSame(store, q, asOf: nil)
+            for seq in [110, 125, 140] { try SearchIndexTests.expectSame(store, q, asOf: .seq(UInt64(seq))) }
+        }
+        // Without the rows of the reports listed whole (no note), `d ov` is still counted: none is read.
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            for n in listedWhole + [70] where n % 10 != 0 { try tables.delete(.scans, Models.ordinalKey(UInt32(n))) }
+        }
+        for (needle, total) in [("d ov", 11), ("ed ove", 11), ("inted ov", 11)] {
+            var q = HistoryQuery(); q.search = needle; q.limit = 1
+            let answer = try store.query(asOf: nil, now: Ev.time("2026-11-20T18:00:00Z"), fallbackNow: { Ev.time("2026-11-20T18:00:00Z") }) {
+                try q.answer($0, viewer: nil, path: .index)
+            }
+            let json = canonicalJSONString(answer)
+            #expect(json.hasSuffix(#""total":\#(total)}"#), "\(needle): \(json)")
+        }
+    }
+
     /// The offsets in `chunk` of the scans of the piece listed `index`-th (in `pieces`' order).
     static func members(_ store: Store, chunk: UInt32, index: Int) throws -> [Int] {
         try members(store, key: SearchIndex.pieceMembersKey(chunk: chunk, number: try numbers(store, chunk: chunk)[index]))
@@ -1556,8 +1609,12 @@ extension SnapshotReplayTests {
         let own = { (store: Store) in try ChunkValuesTests.pieces(store, chunk: 0).filter { $0.hasPrefix("0:") }.sorted() }
         #expect(try own(store) == own(whole))
         #expect(try own(store).count > 20 && own(store).contains("0:" + SearchIndexTests.rareActor))
+        // The reports whose message is listed whole, made again with the pieces.
+        let wholeMessages = { (store: Store) in try ChunkValuesTests.members(store, key: SearchIndex.wholeMessagesKey(chunk: 0)) }
+        #expect(try wholeMessages(store) == wholeMessages(whole))
+        #expect(try wholeMessages(store).count > 10)
         #expect(try store.auditPages() == nil)
-        for needle in ["https://v.ex", "hologram", "crème de la", "seal broken", "ines", "lot=3", "moreau1"] {
+        for needle in ["https://v.ex", "hologram", "crème de la", "seal broken", "ines", "lot=3", "moreau1", "ker ser", "ol sea"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 10; q.offset = 2
             try SearchIndexTests.expectSame(store, q, asOf: nil)
         }

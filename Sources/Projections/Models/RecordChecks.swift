@@ -89,6 +89,8 @@ extension ModelTable {
             guard key.count == 13 else { return "three bytes before a tail's key of \(key.count) bytes" }
         case SearchIndex.tailsRepeated:
             guard key.count == 6 else { return "the repeated tails' key of \(key.count) bytes" }
+        case SearchIndex.wholeMessages:
+            guard key.count == 6 else { return "the whole messages' key of \(key.count) bytes" }
         case SearchIndex.headFollowing:
             guard key.count == 9 else { return "a head's next bytes' key of \(key.count) bytes" }
             guard SealedValue.isSound(key: key, value: value) else { return "the search set's check does not match its bytes" }

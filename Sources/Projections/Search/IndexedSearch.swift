@@ -108,7 +108,8 @@ struct IndexedSearch {
         allowed.keep(range)
         if allowed.isEmpty { return nil }
         if needle.isEmpty { return (allowed, nil) }
-        let proven = try matches.flatMap { try provenByPieces(chunk: chunk, matches: $0) }
+        var piecesRead = true
+        let proven = try matches.flatMap { try provenByPieces(chunk: chunk, matches: $0, listRead: &piecesRead) }
         // Read once, and only when a candidate is left that no piece proves (a set read is a page fault).
         var pastHeadsRead = false
         var pastHeads: ChunkBits?
@@ -139,6 +140,19 @@ struct IndexedSearch {
         if !isExact {
             var left = bits
             if let proven { left.subtract(proven) }
+            // The candidates whose message may hold the needle: not those whose message is a listed piece whole,
+            // which the pieces read would have proven.
+            var messages = messages
+            if var unsure = messages, !replaying, piecesRead, !unsure.hasNone(in: left, outside: nil),
+               let whole = try wholeMessages(chunk: chunk) {
+                unsure.subtract(whole)
+                messages = unsure
+                var out = left
+                out.formIntersection(whole)
+                if let fields { out.subtract(fields) }
+                left.subtract(out)
+                bits.subtract(out)
+            }
             if !left.isEmpty, let pastHeads = try readPastHeads() {
                 // No piece proves it, so a match has the needle's last trigram past a head, or the needle in
                 // its message.
@@ -166,6 +180,13 @@ struct IndexedSearch {
             unsure = left.isEmpty ? nil : left
         }
         return (bits, unsure)
+    }
+
+    /// The scans of `chunk` whose report's message is a listed message piece whole (`SearchIndex.wholeMessages`),
+    /// each in the set of every listed piece its message starts with: one the pieces read (`provenByPieces`,
+    /// from a list that read) do not prove has a message without the needle. Nil when the chunk keeps none.
+    private func wholeMessages(chunk: UInt32) throws -> ChunkBits? {
+        try set(SearchIndex.wholeMessagesKey(chunk: chunk))
     }
 
     /// The scans of `chunk` that have the needle's last trigram past their fields' heads
@@ -209,14 +230,15 @@ struct IndexedSearch {
     /// (`matches`): matches without a row read. A piece's set holds those of the pieces that start with it,
     /// so of the pieces the chunk lists only those none of whose matched prefixes it lists are read (a needle
     /// in a code's head: the head's set, not one per brand below it). And those whose field has a head the
-    /// needle runs one byte past, with that byte after it (`SearchIndex.headNext`). Nil: none.
-    private func provenByPieces(chunk: UInt32, matches: PieceMatches) throws -> ChunkBits? {
+    /// needle runs one byte past, with that byte after it (`SearchIndex.headNext`). Nil: none. `listRead` is
+    /// made false when the chunk's list was needed and is missing or does not read.
+    private func provenByPieces(chunk: UInt32, matches: PieceMatches, listRead: inout Bool) throws -> ChunkBits? {
         guard !matches.isEmpty else { return nil }
         var read: [[UInt8]] = []
         if !matches.numbers.isEmpty {
-            try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
-                guard let list else { return }
-                matches.forEachShortest(in: SealedValue.body(list)) {
+            listRead = try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
+                guard let list else { return false }
+                return matches.forEachShortest(in: SealedValue.body(list)) {
                     read.append(SearchIndex.pieceMembersKey(chunk: chunk, number: matches.numbers[$0]))
                 }
             }

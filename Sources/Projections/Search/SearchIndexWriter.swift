@@ -279,13 +279,18 @@ final class SearchIndexWriter {
             }
         }
         let messagePieces = pieces.indices.filter { pieces[$0].source == ChunkValues.message }
+        // The reports listed under their message whole: once the sets are closed below, each is in the set of
+        // every listed piece its message starts with.
+        var whole = ChunkBits()
         for message in messages {
             var longest: Int?
             for index in messagePieces where message.text.starts(with: pieces[index].bytes)
                 && pieces[index].bytes.count > longest.map({ pieces[$0].bytes.count }) ?? 0 {
                 longest = index
             }
-            if let longest { pieces[longest].members.insert(message.offset) }
+            guard let longest else { continue }
+            pieces[longest].members.insert(message.offset)
+            if pieces[longest].bytes.count == message.text.count { whole.insert(message.offset) }
         }
         // Closed in the pieces' sorted order.
         let order = pieces.indices.filter { touched.contains(pieces[$0].source) }
@@ -301,6 +306,38 @@ final class SearchIndexWriter {
         if pieces.count > before {
             try tables.put(.search, listKey, SealedValue.seal(key: listKey, PieceNumbers.encoded(pieces.map(\.number).sorted())))
         }
+        try addWholeMessages(whole, of: chunk, to: tables)
+    }
+
+    /// Adds `whole` to `chunk`'s set of the scans whose report's message is a listed message piece whole
+    /// (`SearchIndex.wholeMessages`). Only added to: a scan's report and its message never change, and a piece
+    /// listed stays listed (until `remakePieces` makes the set again with the chunk's pieces).
+    private func addWholeMessages(_ whole: ChunkBits, of chunk: UInt32, to tables: any ModelTables) throws {
+        guard !whole.isEmpty else { return }
+        let key = SearchIndex.wholeMessagesKey(chunk: chunk)
+        let value = try tables.withValue(.search, key) { stored -> [UInt8]? in
+            var bits = whole
+            // A damaged set is replaced by this write's scans: a set that lacks scans only costs their rows.
+            if let stored, key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: stored) }) {
+                bits.or(container: SealedValue.body(stored))
+            }
+            let value = SealedValue.seal(key: key, bits.container())
+            return stored.map { value.elementsEqual($0) } ?? false ? nil : value
+        }
+        if let value { try tables.put(.search, key, value) }
+    }
+
+    /// The scans of `messages` (each a report's message on a scan of a chunk, lower-cased) whose message is one
+    /// of `pieces` (a chunk's listed pieces, their sets closed under prefixes) whole, and in its set.
+    static func wholeMessages(_ messages: [(offset: Int, text: [UInt8])],
+                              in pieces: [(source: UInt8, bytes: [UInt8], members: ChunkBits)]) -> ChunkBits {
+        var listed: [[UInt8]: Int] = [:]
+        for (index, piece) in pieces.enumerated() where piece.source == ChunkValues.message { listed[piece.bytes] = index }
+        var whole = ChunkBits()
+        for message in messages {
+            if let index = listed[message.text], pieces[index].members.contains(message.offset) { whole.insert(message.offset) }
+        }
+        return whole
     }
 
     /// Makes the pieces of a full chunk again from its rows, in place of those its writes listed: a chunk
@@ -310,6 +347,7 @@ final class SearchIndexWriter {
     /// trigram sets are final now, and its pairs' unions are made from them (`PairSets`).
     private func remakePieces(of chunk: UInt32, in tables: any ModelTables) throws {
         var values = ChunkValues()
+        var messages: [(offset: Int, text: [UInt8])] = []
         for offset in 0..<SearchIndex.scansPerChunk {
             let ordinal = SearchIndex.first(of: chunk) + UInt32(offset)
             try tables.withValue(.scans, Models.ordinalKey(ordinal)) { row in
@@ -318,16 +356,20 @@ final class SearchIndexWriter {
                 for (i, field) in fields.enumerated() {
                     let source = i == ScanRow.searchFieldCount - 1 ? ChunkValues.message : ChunkValues.own
                     values.add(offset, text: field, source: source, firstField: i)
+                    if source == ChunkValues.message && !field.isEmpty { messages.append((offset, Array(field))) }
                 }
             }
         }
         try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
                          SearchIndex.headFollowing, SearchIndex.formerHeadFollowing, SearchIndex.tailAfterByte,
-                         SearchIndex.tailAfterTwo, SearchIndex.tailAfterThree, SearchIndex.tailsRepeated],
+                         SearchIndex.tailAfterTwo, SearchIndex.tailAfterThree, SearchIndex.tailsRepeated,
+                         SearchIndex.wholeMessages],
                         of: chunk, in: tables)
-        for (key, value) in try pieceEntries(values.listed().map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
+        let listed = values.listed()
+        for (key, value) in try pieceEntries(listed.map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
         }
+        try addWholeMessages(SearchIndexWriter.wholeMessages(messages, in: listed), of: chunk, to: tables)
         if let uncovered = values.uncovered() {
             for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
         }
