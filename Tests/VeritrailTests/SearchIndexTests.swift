@@ -420,7 +420,7 @@ extension SearchIndexTests {
         let ser = SearchIndex.key(gram: SearchIndex.gram(SearchIndex.trigram, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "r")), chunk: 0)
         let second = try ChunkValuesTests.numbers(store, chunk: 0)[1]
         for (key, byte) in [(e, 100), (ser, 3), (SearchIndex.pieceListKey(chunk: 0), 9), (SearchIndex.pieceMembersKey(chunk: 0, number: second), 2),
-                            (PieceVocabulary.blockKey(0), 12), (PieceVocabulary.countKey, 1)] {
+                            (PieceVocabulary.blockKey(0), 12), (PieceVocabulary.countKey, 1), (SearchIndex.reportSeqsKey(chunk: 0), 1)] {
             try SearchIndexTests.flipBit(store, .search, key, byte: byte)
             let damage = try #require(try store.auditPages())
             #expect(damage.rebuildRepairs, "\(damage)")
@@ -1504,6 +1504,99 @@ extension SnapshotReplayTests {
         }
     }
 
+    /// A chunk's list of reports with a message (`ReportSeqs`) reads back in seq order, takes a later write's
+    /// reports at its end and an earlier one's in their place, says which were made by a seq, and does not
+    /// read when cut, when a seq does not grow, or when an offset is past a chunk's.
+    @Test func aListOfReportsReadsBackAndDamageIsFound() throws {
+        func entries(_ bytes: [UInt8]) -> [String]? {
+            var out: [String] = []
+            let reads = bytes.withUnsafeBytes { ReportSeqs.forEach($0) { seq, offset in out.append("\(seq):\(offset)"); return true } }
+            return reads ? out : nil
+        }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        let first = try #require(ReportSeqs.adding([(5, 3), (130, 15_999), (1 << 40, 0)], to: empty))
+        #expect(entries(first) == ["5:3", "130:15999", "1099511627776:0"])
+        let later = try #require(first.withUnsafeBytes { ReportSeqs.adding([(1 << 40 + 1, 7)], to: $0) })
+        #expect(later.starts(with: first), "a later write's reports are appended")
+        #expect(entries(later) == ["5:3", "130:15999", "1099511627776:0", "1099511627777:7"])
+        let earlier = try #require(later.withUnsafeBytes { ReportSeqs.adding([(6, 9), (130, 15_999)], to: $0) })
+        #expect(entries(earlier) == ["5:3", "6:9", "130:15999", "1099511627776:0", "1099511627777:7"])
+        #expect(first.withUnsafeBytes { ReportSeqs.adding([(7, 16_000)], to: $0) } == nil)
+        let within = try #require(later.withUnsafeBytes { ReportSeqs.reported($0, through: 130) })
+        #expect((0..<ChunkBits.scansPerChunk).filter { within.contains($0) } == [3, 15_999])
+        #expect(entries(Array(first.dropLast())) == nil, "cut short")
+        #expect(entries([5, 3, 0, 4]) == nil, "a seq that does not grow")
+        #expect(entries([5, 0x80, 0x7D]) == nil, "an offset past a chunk's")
+        #expect(entries([]) == [])
+        #expect([5, 3, 0, 4].withUnsafeBytes { ReportSeqs.reported($0, through: 10) } == nil)
+    }
+
+    /// A replay of a prefix takes from the messages' sets the scans reported within it (`SearchIndex.reportSeqs`):
+    /// the answers are the rows', and no row is read for a message. An index of form 10 (no lists) or a list
+    /// that does not read answers the same from the rows; a rebuild makes a form 10 index again with the lists.
+    @Test func aReplayKnowsWhichReportsItHoldsFromTheLists() throws {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
+        let at = ChunkValuesTests.tenSecondClock()
+        for n in 1...100 {
+            let note = n > 80 ? #","notes":"Sticker on the lid""# : ""
+            lines.append(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/\(7_919 * n)", productName: "Serum",
+                                 category: "Cosmetics", result: "counterfeit", mode: "single", extra: note))
+        }
+        let sticker = #","message":"QR code printed on a sticker""#
+        for n in stride(from: 1, through: 59, by: 2) { lines.append(Ev.report("s-\(n)", reason: "other", by: "ines", at: at(), extra: sticker)) }
+        // The prefix ends with the 20th report (s-39): those on s-41 to s-59 come after it.
+        let prefix = UInt64(lines.count - 10)
+        let (store, directory) = try SearchIndexTests.store(lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let listKey = SearchIndex.reportSeqsKey(chunk: 0)
+        let needles = ["sti", "STICKER", "d on a s", "sticker on", "qr co", "lid"]
+        func expectSameAnswers() throws {
+            for needle in needles {
+                var q = HistoryQuery(); q.search = needle; q.limit = 200
+                for seq in [prefix - 15, prefix, prefix + 4] { try SearchIndexTests.expectSame(store, q, asOf: .seq(seq)) }
+            }
+        }
+        try expectSameAnswers()
+        func write(_ body: (StoredTables) throws -> Void) throws {
+            try store.log.environment.write { txn in try body(StoredTables(transaction: txn, databases: store.modelDatabases)) }
+        }
+        // Form 10, and a list that does not read: the same answers, from the rows.
+        try write { try $0.delete(.search, SearchIndex.readyKey); try $0.put(.search, SearchIndex.readyKey(form: 10), []) }
+        try expectSameAnswers()
+        try write { try $0.delete(.search, SearchIndex.readyKey(form: 10)); try $0.put(.search, SearchIndex.readyKey, []) }
+        let list = try #require(try store.log.environment.read { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, listKey) { $0.map { Array($0) } }
+        })
+        try write { try $0.put(.search, listKey, [list[0] ^ 1] + list.dropFirst()) }
+        #expect(try store.auditPages() != nil)
+        try expectSameAnswers()
+        try write { try $0.put(.search, listKey, list) }
+        // A rebuild of a form 10 index without the lists makes them again.
+        try write { try $0.delete(.search, listKey); try $0.delete(.search, SearchIndex.readyKey); try $0.put(.search, SearchIndex.readyKey(form: 10), []) }
+        try store.rebuild()
+        #expect(try SearchIndexTests.readiness(store) == (true, true))
+        #expect(try store.log.environment.read { txn in
+            try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, listKey) { $0.map { Array($0) } }
+        } == list)
+        // The replay's search reads no row for a message with the lists, and one for each report without them.
+        func search(_ needle: String) throws -> (total: Int, rowsRead: Int) {
+            try store.log.environment.read { txn in
+                let tables = RowCountingTables(StoredTables(transaction: txn, databases: store.modelDatabases))
+                let models = Models(tables: tables, scans: LogReader(log: store.log, transaction: txn),
+                                    scanList: BorrowedScanList(reportsThrough: prefix))
+                let search = IndexedSearch(models: models, needle: Array(needle.utf8), type: .all, category: nil, actor: nil)
+                return (try search.page(first: 1, last: 100, offset: 0, limit: 1).total, tables.rowsRead)
+            }
+        }
+        for (needle, total) in [("sti", 40), ("sticker", 40), ("d on a s", 20), ("qr co", 20)] {
+            let found = try search(needle)
+            #expect(found == (total, 0), "\(needle): \(found)")
+        }
+        try write { try $0.delete(.search, SearchIndex.readyKey); try $0.put(.search, SearchIndex.readyKey(form: 10), []) }
+        #expect(try search("d on a s") == (20, 30), "without the lists, each report's row")
+    }
+
     /// The offsets in `chunk` of the scans of the piece listed `index`-th (in `pieces`' order).
     static func members(_ store: Store, chunk: UInt32, index: Int) throws -> [Int] {
         try members(store, key: SearchIndex.pieceMembersKey(chunk: chunk, number: try numbers(store, chunk: chunk)[index]))
@@ -1618,5 +1711,24 @@ extension SnapshotReplayTests {
             var q = HistoryQuery(); q.search = needle; q.limit = 10; q.offset = 2
             try SearchIndexTests.expectSame(store, q, asOf: nil)
         }
+    }
+}
+
+/// Model tables that count the scan rows read (`ModelTable.scans`), over the stored ones.
+final class RowCountingTables: ModelTables {
+    private let stored: any ModelTables
+    private(set) var rowsRead = 0
+
+    init(_ stored: any ModelTables) { self.stored = stored }
+
+    func withValue<R>(_ table: ModelTable, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+        if table == .scans { rowsRead += 1 }
+        return try stored.withValue(table, key, body)
+    }
+
+    func put(_ table: ModelTable, _ key: [UInt8], _ value: [UInt8]) throws { try stored.put(table, key, value) }
+    func delete(_ table: ModelTable, _ key: [UInt8]) throws { try stored.delete(table, key) }
+    func forEach(_ table: ModelTable, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try stored.forEach(table, prefix: prefix, body)
     }
 }

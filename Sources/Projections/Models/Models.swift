@@ -205,6 +205,15 @@ public final class Models: RuleState {
         try SearchIndex.readableKeys.contains { key in try tables.withValue(.search, key) { $0 != nil } }
     }
 
+    /// The form of the search index when it holds every scan in a form queries read (`SearchIndex.readableForms`),
+    /// else nil.
+    func searchIndexForm() throws -> Int? {
+        for form in SearchIndex.readableForms where try tables.withValue(.search, SearchIndex.readyKey(form: form), { $0 != nil }) {
+            return form
+        }
+        return nil
+    }
+
     /// Whether the search index holds every scan in the current form (`SearchIndex.readyKey`): only such an
     /// index is kept by a rebuild.
     public func searchIndexIsCurrent() throws -> Bool {

@@ -46,8 +46,8 @@ extension ModelTable {
     /// The search index's sets (`SearchIndex`): a key of a known kind and shape, a value whose check matches
     /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
     /// (`ChunkBits`), or a list of shared pieces' numbers that reads (`PieceNumbers`), or a head's next bytes
-    /// that read (`HeadFollowers`), or an entry of the pieces' vocabulary (`PieceVocabulary`); and the index's
-    /// mark, empty.
+    /// that read (`HeadFollowers`), or a list of reports that reads (`ReportSeqs`), or an entry of the pieces'
+    /// vocabulary (`PieceVocabulary`); and the index's mark, empty.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
         if SearchIndex.readableKeys.contains(where: { key.elementsEqual($0) }) {
             return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes"
@@ -91,6 +91,10 @@ extension ModelTable {
             guard key.count == 6 else { return "the repeated tails' key of \(key.count) bytes" }
         case SearchIndex.wholeMessages:
             guard key.count == 6 else { return "the whole messages' key of \(key.count) bytes" }
+        case SearchIndex.reportSeqs:
+            guard key.count == 6 else { return "a list of reports' key of \(key.count) bytes" }
+            guard SealedValue.isSound(key: key, value: value) else { return "the list of reports' check does not match its bytes" }
+            return ReportSeqs.forEach(SealedValue.body(value)) { _, _ in true } ? nil : "a list of reports that does not read"
         case SearchIndex.headFollowing:
             guard key.count == 9 else { return "a head's next bytes' key of \(key.count) bytes" }
             guard SealedValue.isSound(key: key, value: value) else { return "the search set's check does not match its bytes" }

@@ -32,7 +32,7 @@ enum ScansProjector {
         guard let ordinal = try models.scanOrdinal(p.scanId) else { return }
         let report = ScanRow.Report(seq: seq, reason: p.reason, message: p.message, at: at, by: actor)
         let scanActor = try models.scanList.report(report, onScan: ordinal, in: models)
-        if let message = p.message { try models.searchIndex?.addMessage(message, ordinal: ordinal, to: models.tables) }
+        if let message = p.message { try models.searchIndex?.addMessage(message, ordinal: ordinal, seq: seq, to: models.tables) }
         try models.update(stats: .all) { $0.reported += 1 }
         try models.update(stats: .actor(scanActor)) { $0.reported += 1 }
     }

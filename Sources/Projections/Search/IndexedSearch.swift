@@ -28,25 +28,28 @@ struct IndexedSearch {
         var total = 0
         var ordinals: [UInt32] = []
         guard first <= last, last > 0 else { return (0, []) }
-        let replaying = models.scanList.reportsThrough != .max
         let check = SearchNeedle(lowercased: needle)
         let labels = labelPrefixes()
-        // The pieces that hold the needle, found once for every chunk; a replay of a prefix leaves out the
-        // reports' messages (the report may come after the prefix).
+        let form = try models.searchIndexForm() ?? 0
+        // A replay of a prefix leaves out the reports made after it: the chunks' lists of reports say which
+        // those are in an index of form 11 on; without them, no report's message is known to be in the text.
+        let replay = models.scanList.reportsThrough != .max
+            ? Replay(through: models.scanList.reportsThrough, reportsAreListed: form >= 11) : nil
+        // The pieces that hold the needle, found once for every chunk.
         let matches = !isExact
-            ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: !replaying, in: models.tables) } : nil
+            ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: replay?.reportsAreListed ?? true, in: models.tables) } : nil
         let orders = (fields: GramOrder(needle: needle, flag: 0), messages: GramOrder(needle: needle, flag: SearchIndex.messageFlag))
         let edges = EdgeProofs(needle: needle, tables: models.tables)
-        // Candidates are ruled out by where the needle starts only in an index of the current form, whose
-        // chunks have the sets of what follows heads wherever they have the sets past the heads.
-        let current = !isExact && needle.count <= IndexedSearch.longestStart ? try models.searchIndexIsCurrent() : false
+        // Candidates are ruled out by where the needle starts only in an index of form 10 on, whose chunks have
+        // the sets of what follows heads wherever they have the sets past the heads.
+        let edgesAreKnown = !isExact && needle.count <= IndexedSearch.longestStart && form >= 10
         var chunk = SearchIndex.chunk(of: last)
         while true {
             let low = chunk == SearchIndex.chunk(of: first) ? SearchIndex.offset(of: first) : 0
             let high = chunk == SearchIndex.chunk(of: last) ? SearchIndex.offset(of: last) + 1 : ChunkBits.scansPerChunk
-            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replaying: replaying,
+            if let (candidates, unsure) = try candidates(chunk: chunk, labels: labels, range: low..<high, replay: replay,
                                                          matches: matches, orders: orders, edges: edges,
-                                                         edgesAreAll: current && matches?.headsAreAll ?? false) {
+                                                         edgesAreAll: edgesAreKnown && matches?.headsAreAll ?? false) {
                 let base = SearchIndex.first(of: chunk)
                 if unsure == nil && ordinals.count >= limit {
                     total += candidates.count
@@ -89,10 +92,17 @@ struct IndexedSearch {
         return (mustHave, mustNot)
     }
 
+    /// A replay of the log's events through `through`, and whether the index lists the reports by seq
+    /// (`SearchIndex.reportSeqs`).
+    private struct Replay {
+        let through: UInt64
+        let reportsAreListed: Bool
+    }
+
     /// The candidates of `chunk` within `range` (nil: none), and those of them that must be checked
     /// against their row (nil: none).
     private func candidates(chunk: UInt32, labels: (mustHave: [[UInt8]], mustNot: [UInt8]?), range: Range<Int>,
-                            replaying: Bool, matches: PieceMatches?,
+                            replay: Replay?, matches: PieceMatches?,
                             orders: (fields: GramOrder, messages: GramOrder),
                             edges: EdgeProofs, edgesAreAll: Bool) throws -> (ChunkBits, unsure: ChunkBits?)? {
         // What the other filters allow, first: a needle's sets are then read only where it can match.
@@ -108,8 +118,15 @@ struct IndexedSearch {
         allowed.keep(range)
         if allowed.isEmpty { return nil }
         if needle.isEmpty { return (allowed, nil) }
+        // The scans whose report's message is in the text searched: every one at the head (nil); in a replay,
+        // those reported within it, when the chunk's list of reports reads; else none is known to be.
+        var reported: ChunkBits?
+        if let replay, replay.reportsAreListed { reported = try reportedWithin(chunk: chunk, through: replay.through) }
+        let messagesKnown = replay == nil || reported != nil
         var piecesRead = true
-        let proven = try matches.flatMap { try provenByPieces(chunk: chunk, matches: $0, listRead: &piecesRead) }
+        let proven = try matches.flatMap {
+            try provenByPieces(chunk: chunk, matches: $0, messagesIn: messagesKnown ? reported : ChunkBits(), listRead: &piecesRead)
+        }
         // Read once, and only when a candidate is left that no piece proves (a set read is a page fault).
         var pastHeadsRead = false
         var pastHeads: ChunkBits?
@@ -120,8 +137,12 @@ struct IndexedSearch {
         }
         let fields = try needleSet(chunk: chunk, flag: 0, order: orders.fields, allowed: allowed, proven: proven,
                                    pastHeads: readPastHeads, edges: { try edges.likelyProven(chunk: chunk) })
-        let messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, order: orders.messages, allowed: allowed,
+        var messages = try needleSet(chunk: chunk, flag: SearchIndex.messageFlag, order: orders.messages, allowed: allowed,
                                      proven: proven, pastHeads: { nil }, edges: { nil })
+        if let reported, messages != nil {
+            messages!.formIntersection(reported)
+            if messages!.isEmpty { messages = nil }
+        }
         var bits: ChunkBits
         var unsure: ChunkBits?
         switch (fields, messages) {
@@ -129,12 +150,13 @@ struct IndexedSearch {
         case (let f?, nil): bits = f
         case (nil, let m?): bits = m
         case (var f?, let m?):
-            // In a replay, a message may have been reported after the prefix: only those scans are unsure.
-            if replaying && isExact { var only = m; only.subtract(f); unsure = only }
+            // In a replay without the reports' seqs, a message may have been reported after the prefix: only
+            // those scans are unsure.
+            if !messagesKnown && isExact { var only = m; only.subtract(f); unsure = only }
             f.formUnion(m)
             bits = f
         }
-        if replaying && isExact && unsure == nil && messages != nil && fields == nil { unsure = bits }
+        if !messagesKnown && isExact && unsure == nil && messages != nil && fields == nil { unsure = bits }
         bits.formIntersection(allowed)
         if bits.isEmpty { return nil }
         if !isExact {
@@ -143,7 +165,7 @@ struct IndexedSearch {
             // The candidates whose message may hold the needle: not those whose message is a listed piece whole,
             // which the pieces read would have proven.
             var messages = messages
-            if var unsure = messages, !replaying, piecesRead, !unsure.hasNone(in: left, outside: nil),
+            if var unsure = messages, messagesKnown, piecesRead, !unsure.hasNone(in: left, outside: nil),
                let whole = try wholeMessages(chunk: chunk) {
                 unsure.subtract(whole)
                 messages = unsure
@@ -180,6 +202,17 @@ struct IndexedSearch {
             unsure = left.isEmpty ? nil : left
         }
         return (bits, unsure)
+    }
+
+    /// The scans of `chunk` reported at or before `through` (`SearchIndex.reportSeqs`; none when the chunk lists
+    /// no report), or nil when its list does not read or its check does not match its bytes.
+    private func reportedWithin(chunk: UInt32, through: UInt64) throws -> ChunkBits? {
+        let key = SearchIndex.reportSeqsKey(chunk: chunk)
+        return try models.tables.withValue(.search, key) { stored in
+            guard let stored else { return ChunkBits() }
+            guard key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: stored) }) else { return nil }
+            return ReportSeqs.reported(SealedValue.body(stored), through: through)
+        }
     }
 
     /// The scans of `chunk` whose report's message is a listed message piece whole (`SearchIndex.wholeMessages`),
@@ -230,26 +263,36 @@ struct IndexedSearch {
     /// (`matches`): matches without a row read. A piece's set holds those of the pieces that start with it,
     /// so of the pieces the chunk lists only those none of whose matched prefixes it lists are read (a needle
     /// in a code's head: the head's set, not one per brand below it). And those whose field has a head the
-    /// needle runs one byte past, with that byte after it (`SearchIndex.headNext`). Nil: none. `listRead` is
-    /// made false when the chunk's list was needed and is missing or does not read.
-    private func provenByPieces(chunk: UInt32, matches: PieceMatches, listRead: inout Bool) throws -> ChunkBits? {
+    /// needle runs one byte past, with that byte after it (`SearchIndex.headNext`). Nil: none. A message
+    /// piece's scans are taken only where `messagesIn` has them (nil: all of them; a replay's scans reported
+    /// within it). `listRead` is made false when the chunk's list was needed and is missing or does not read.
+    private func provenByPieces(chunk: UInt32, matches: PieceMatches, messagesIn: ChunkBits?, listRead: inout Bool) throws -> ChunkBits? {
         guard !matches.isEmpty else { return nil }
-        var read: [[UInt8]] = []
+        var read: [(key: [UInt8], isMessage: Bool)] = []
         if !matches.numbers.isEmpty {
             listRead = try models.tables.withValue(.search, SearchIndex.pieceListKey(chunk: chunk)) { list in
                 guard let list else { return false }
                 return matches.forEachShortest(in: SealedValue.body(list)) {
-                    read.append(SearchIndex.pieceMembersKey(chunk: chunk, number: matches.numbers[$0]))
+                    read.append((SearchIndex.pieceMembersKey(chunk: chunk, number: matches.numbers[$0]), matches.isMessage[$0]))
                 }
             }
         }
-        for head in matches.heads { read.append(SearchIndex.headNextKey(chunk: chunk, number: head, byte: needle[needle.count - 1])) }
+        for head in matches.heads {
+            read.append((SearchIndex.headNextKey(chunk: chunk, number: head, byte: needle[needle.count - 1]), false))
+        }
         var proven: ChunkBits?
-        for key in read {
+        for (key, isMessage) in read {
+            if isMessage, let messagesIn, messagesIn.isEmpty { continue }
             try models.tables.withValue(.search, key) { stored in
                 guard let stored else { return }
                 if proven == nil { proven = ChunkBits() }
-                proven!.or(container: SealedValue.body(stored))
+                if isMessage, let messagesIn {
+                    var members = ChunkBits(container: SealedValue.body(stored))
+                    members.formIntersection(messagesIn)
+                    proven!.formUnion(members)
+                } else {
+                    proven!.or(container: SealedValue.body(stored))
+                }
             }
         }
         return proven

@@ -182,6 +182,8 @@ final class PieceVocabulary {
 struct PieceMatches {
     /// Sorted by number.
     private(set) var numbers: [UInt32] = []
+    /// Per number's place: whether the piece is of reports' messages (`ChunkValues.message`).
+    private(set) var isMessage: [Bool] = []
     /// Per number's place: the places of the matched pieces that are prefixes of it (of its source).
     private(set) var prefixes: [[Int]] = []
     /// The numbers of the scans' own pieces that end with all of the needle but its last byte, at most
@@ -223,6 +225,7 @@ struct PieceMatches {
         self.heads = headsAreAll ? heads : []
         found.sort { $0.number < $1.number }
         numbers = found.map(\.number)
+        isMessage = found.map { $0.source == ChunkValues.message }
         // A piece's prefixes among the matched: by its text, in the order pieces of one source sort.
         let byText = found.indices.sorted { ChunkValues.precedes((found[$0].source, found[$0].bytes), (found[$1].source, found[$1].bytes)) }
         prefixes = Array(repeating: [], count: found.count)

@@ -80,6 +80,11 @@ enum SearchIndex {
     /// scans. Only ever missing scans (a store written before it, a report placed under a shorter piece): those
     /// are checked against their rows.
     static let wholeMessages: UInt8 = 0xDA
+    /// The reports with a message on the chunk's scans, by seq (`ReportSeqs`), `[reportSeqs]`: a replay of a
+    /// prefix of the log takes from the messages' sets the scans reported within it. Since form 11, every
+    /// report with a message is in its chunk's list; an index of an older form has none (a replay then
+    /// checks its message candidates against their rows).
+    static let reportSeqs: UInt8 = 0xDB
     /// The scans two of whose tails (`ChunkValues.addTails`, own fields) start with the same four bytes,
     /// `[tailsRepeated]`, written with the two kinds above, most often empty. A scan not in it has at most one
     /// tail that starts with a needle's tail part, so its sets of both kinds are of that one tail, and
@@ -102,14 +107,17 @@ enum SearchIndex {
     /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
     /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
     /// a store whose index has another form answers by reading rows until `rebuild`.
-    static let readyKey = readyKey(form: 10)
-    /// The marks of the forms a query reads as ready: form 6 lacks only the sets of a head's next byte and of
-    /// what comes before a tail, form 7 `tailsRepeated` and `headFollowing` too, form 8 only `headFollowing`,
-    /// form 9 has it in its former layout (`formerHeadFollowing`), which queries do not read; those sets
-    /// prove matches and rule none out (without them those scans' rows are read), so a store written before
-    /// them searches as it did and verifies, and `rebuild` makes its index again in the current form. The
-    /// current form first: a query looks them up in this order.
-    static let readableKeys = [readyKey, readyKey(form: 9), readyKey(form: 8), readyKey(form: 7), readyKey(form: 6)]
+    static let readyKey = readyKey(form: currentForm)
+    static let currentForm = 11
+    /// The forms a query reads as ready, the current first (a query looks their marks up in this order):
+    /// form 6 lacks only the sets of a head's next byte and of what comes before a tail, form 7
+    /// `tailsRepeated` and `headFollowing` too, form 8 only `headFollowing`, form 9 has it in its former
+    /// layout (`formerHeadFollowing`), which queries do not read, and form 10 lacks only the reports' lists
+    /// (`reportSeqs`); those sets prove matches or rule candidates out (without them those scans' rows are
+    /// read), so a store written before them searches as it did and verifies, and `rebuild` makes its index
+    /// again in the current form.
+    static let readableForms = [currentForm, 10, 9, 8, 7, 6]
+    static let readableKeys = readableForms.map { readyKey(form: $0) }
 
     static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
 
@@ -197,6 +205,9 @@ enum SearchIndex {
     static func headFollowingKey(chunk: UInt32, last: UInt8, byte: UInt8, next: UInt8) -> [UInt8] {
         groupBytes(chunk) + [headFollowing, last, byte, next, place(chunk)]
     }
+
+    /// The key of the list of the reports with a message on `chunk`'s scans (`ReportSeqs`).
+    static func reportSeqsKey(chunk: UInt32) -> [UInt8] { groupBytes(chunk) + [reportSeqs, place(chunk)] }
 
     /// The key of the scans of `chunk` whose report's message is a listed message piece whole.
     static func wholeMessagesKey(chunk: UInt32) -> [UInt8] { groupBytes(chunk) + [wholeMessages, place(chunk)] }

@@ -78,8 +78,8 @@ final class SearchIndexWriter {
     /// `chunk << 46 | gram << 14 | offset` (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
     /// The text of every report's message this write adds, for their chunks' pieces and, when its chunk was
-    /// not held, its grams (`writeMessages`): `[chunk 4][offset 2][held 1][count 4][text]` each, in the order
-    /// reported. Kept as text, not as grams until the write ends: two grams of 8 bytes a byte of it were 50 MB
+    /// not held, its grams, and their chunks' lists of reports (`writeMessages`):
+    /// `[chunk 4][offset 2][held 1][seq 8][count 4][text]` each, in the order reported. Kept as text, not as grams until the write ends: two grams of 8 bytes a byte of it were 50 MB
     /// of an import of ten million events.
     private var messages: [UInt8] = []
     /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
@@ -134,8 +134,8 @@ final class SearchIndexWriter {
         if batch.count >= SearchIndexWriter.batchBytes { sendBatch() }
     }
 
-    /// Adds the grams of a report's message on scan `ordinal`.
-    func addMessage(_ message: String, ordinal: UInt32, to tables: any ModelTables) throws {
+    /// Adds the grams of a report's message on scan `ordinal`, the report being event `seq`.
+    func addMessage(_ message: String, ordinal: UInt32, seq: UInt64, to tables: any ModelTables) throws {
         if keepsStoredSets { return }
         let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
         let text = CaseFolding.lowercasedUTF8(message)
@@ -143,6 +143,7 @@ final class SearchIndexWriter {
         withUnsafeBytes(of: chunk.littleEndian) { messages.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt16(offset).littleEndian) { messages.append(contentsOf: $0) }
         messages.append(held ? 1 : 0)
+        withUnsafeBytes(of: seq.littleEndian) { messages.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(text.count).littleEndian) { messages.append(contentsOf: $0) }
         messages.append(contentsOf: text)
         // The held chunk's sets take the grams on the worker; another chunk's, when the write ends.
@@ -443,16 +444,17 @@ final class SearchIndexWriter {
     /// in it (`sticker`, `receipt`) read its matches' rows.
     private func writeMessages(to tables: any ModelTables) throws {
         guard !messages.isEmpty else { return }
-        var byChunk: [UInt32: [(offset: Int, held: Bool, text: ArraySlice<UInt8>)]] = [:]
+        var byChunk: [UInt32: [(offset: Int, held: Bool, seq: UInt64, text: ArraySlice<UInt8>)]] = [:]
         messages.withUnsafeBytes { bytes in
             var at = 0
             while at < bytes.count {
                 let chunk = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
                 let offset = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self)))
                 let held = bytes[at + 6] != 0
-                let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 7, as: UInt32.self)))
-                at += 11
-                byChunk[chunk, default: []].append((offset, held, messages[at..<(at + count)]))
+                let seq = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 7, as: UInt64.self))
+                let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 15, as: UInt32.self)))
+                at += 19
+                byChunk[chunk, default: []].append((offset, held, seq, messages[at..<(at + count)]))
                 at += count
             }
         }
@@ -472,8 +474,22 @@ final class SearchIndexWriter {
             }
             let counted = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
             try mergePieces(of: chunk, counted, placing: reports.map { ($0.offset, $0.text) }, into: tables)
+            try addReportSeqs(reports.map { ($0.seq, $0.offset) }, of: chunk, to: tables)
         }
         messages.removeAll(keepingCapacity: false)
+    }
+
+    /// Adds `reports` (seq ascending, each after every report stored) to `chunk`'s list of reports with a
+    /// message (`ReportSeqs`). A stored list that does not read is left as it is: `log verify` finds it, a
+    /// replay reads the rows of that chunk's message candidates, and `rebuild` makes it again.
+    private func addReportSeqs(_ reports: [(seq: UInt64, offset: Int)], of chunk: UInt32, to tables: any ModelTables) throws {
+        let key = SearchIndex.reportSeqsKey(chunk: chunk)
+        let value = try tables.withValue(.search, key) { stored -> [UInt8]? in
+            if let stored, !key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: stored) }) { return nil }
+            return ReportSeqs.adding(reports, to: stored.map { SealedValue.body($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                .map { SealedValue.seal(key: key, $0) }
+        }
+        if let value { try tables.put(.search, key, value) }
     }
 
     /// Merges `late`'s grams (`chunk << 46 | gram << 14 | offset`) into the stored sets, and empties it.
