@@ -209,7 +209,8 @@ public final class Store: @unchecked Sendable {
     /// Applies every event of the log to the models, in one transaction, every table emptied but the scan
     /// list when it is kept.
     ///
-    /// The search index is kept with the list when it is of the current form (`SearchIndex.readyKey`) and
+    /// The search index is kept with the list when it is of the current form (`SearchIndex.readyKey`), or of
+    /// form 10, which the rebuild completes from the rows (`Models.completeKeptSearchIndex`), and
     /// every page and set of it is sound (`log verify`'s audit of that one table, whose sets carry a check
     /// of their bytes: `SealedValue`), made on a thread of its own meanwhile: the index is made from the
     /// rows of the list, which the rebuild finds to be the log's, so a sound index is the one they give and
@@ -229,7 +230,7 @@ public final class Store: @unchecked Sendable {
         try log.environment.write(large: true, readsInOrder: keepingScanList && keepingIndex) { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             let keepsIndex = keepingScanList && keepingIndex
-            if keepsIndex, try !Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexIsCurrent() {
+            if keepsIndex, try !Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexMayBeKept() {
                 throw SearchIndexNotKept()
             }
             let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
@@ -266,8 +267,9 @@ public final class Store: @unchecked Sendable {
             if let storedScanList, let checked, try storedScanList.next()?.take() != checked.digest { throw StaleScanList() }
             if let storedIndex, try storedIndex.next()?.take() != true { throw SearchIndexNotKept() }
             if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
-            try models.markSearchIndexReady()
             try models.flush()
+            if keepsIndex { try models.completeKeptSearchIndex() }
+            try models.markSearchIndexReady()
             return fed.count
         }
     }

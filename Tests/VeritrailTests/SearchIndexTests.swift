@@ -1533,7 +1533,7 @@ extension SnapshotReplayTests {
 
     /// A replay of a prefix takes from the messages' sets the scans reported within it (`SearchIndex.reportSeqs`):
     /// the answers are the rows', and no row is read for a message. An index of form 10 (no lists) or a list
-    /// that does not read answers the same from the rows; a rebuild makes a form 10 index again with the lists.
+    /// that does not read answers the same from the rows; a rebuild keeps a form 10 index and adds the lists.
     @Test func aReplayKnowsWhichReportsItHoldsFromTheLists() throws {
         var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
                      Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T08:01:00Z")]
@@ -1572,10 +1572,18 @@ extension SnapshotReplayTests {
         #expect(try store.auditPages() != nil)
         try expectSameAnswers()
         try write { try $0.put(.search, listKey, list) }
-        // A rebuild of a form 10 index without the lists makes them again.
-        try write { try $0.delete(.search, listKey); try $0.delete(.search, SearchIndex.readyKey); try $0.put(.search, SearchIndex.readyKey(form: 10), []) }
+        // A rebuild keeps a sound index of form 10 (the set of messages listed whole, taken away here, is not
+        // made again) and makes its lists from the rows.
+        let wholeKey = SearchIndex.wholeMessagesKey(chunk: 0)
+        #expect(try ChunkValuesTests.members(store, key: wholeKey).count == 30)
+        try write {
+            for key in [listKey, wholeKey, SearchIndex.readyKey] { try $0.delete(.search, key) }
+            try $0.put(.search, SearchIndex.readyKey(form: 10), [])
+        }
         try store.rebuild()
         #expect(try SearchIndexTests.readiness(store) == (true, true))
+        #expect(try ChunkValuesTests.members(store, key: wholeKey).isEmpty, "the index is kept, not made again")
+        #expect(try store.auditPages() == nil)
         #expect(try store.log.environment.read { txn in
             try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, listKey) { $0.map { Array($0) } }
         } == list)
@@ -1706,6 +1714,24 @@ extension SnapshotReplayTests {
         let wholeMessages = { (store: Store) in try ChunkValuesTests.members(store, key: SearchIndex.wholeMessagesKey(chunk: 0)) }
         #expect(try wholeMessages(store) == wholeMessages(whole))
         #expect(try wholeMessages(store).count > 10)
+        // The reports' lists of both chunks, as the writes made them and as a rebuild of form 10 makes them
+        // from the rows.
+        func lists(_ store: Store) throws -> [[UInt8]?] {
+            try store.log.environment.read { txn in
+                let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+                return try [0, 1].map { try tables.withValue(.search, SearchIndex.reportSeqsKey(chunk: $0)) { $0.map { Array($0) } } }
+            }
+        }
+        let listed = try lists(whole)
+        #expect(try lists(store) == listed && listed.allSatisfy { $0 != nil })
+        try whole.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: whole.modelDatabases)
+            for chunk: UInt32 in [0, 1] { try tables.delete(.search, SearchIndex.reportSeqsKey(chunk: chunk)) }
+            try tables.delete(.search, SearchIndex.readyKey)
+            try tables.put(.search, SearchIndex.readyKey(form: 10), [])
+        }
+        try whole.rebuild()
+        #expect(try lists(whole) == listed)
         #expect(try store.auditPages() == nil)
         for needle in ["https://v.ex", "hologram", "crème de la", "seal broken", "ines", "lot=3", "moreau1", "ker ser", "ol sea"] {
             var q = HistoryQuery(); q.search = needle; q.limit = 10; q.offset = 2

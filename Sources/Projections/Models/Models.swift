@@ -220,8 +220,26 @@ public final class Models: RuleState {
         try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
     }
 
-    /// Makes a rebuild keep the stored search index as it is, adding no scan to it (the index must be of the
-    /// current form, `searchIndexIsCurrent`, and sound: `Store.rebuild`).
+    /// Whether a rebuild may keep the stored search index (when it is sound, `Store.rebuild`): one of the current
+    /// form, or of form 10, which lacks only the reports' lists (`SearchIndex.reportSeqs`) that the rebuild then
+    /// makes from the rows (`completeKeptSearchIndex`), seconds at ten million scans where making the whole
+    /// index again takes minutes.
+    public func searchIndexMayBeKept() throws -> Bool {
+        guard let form = try searchIndexForm() else { return false }
+        return form == SearchIndex.currentForm || form == 10
+    }
+
+    /// Brings a search index a rebuild kept to the current form: an index of form 10 gets every chunk's list of
+    /// reports from the scan rows (`SearchIndexWriter.listReports`), and its mark is taken away (the rebuild
+    /// marks the index current, `markSearchIndexReady`).
+    public func completeKeptSearchIndex() throws {
+        guard try searchIndexForm() == 10 else { return }
+        try SearchIndexWriter.listReports(fromRowsIn: tables)
+        try tables.delete(.search, SearchIndex.readyKey(form: 10))
+    }
+
+    /// Makes a rebuild keep the stored search index as it is, adding no scan to it (the index must be one a
+    /// rebuild may keep, `searchIndexMayBeKept`, and sound: `Store.rebuild`).
     public func keepStoredSearchIndex() {
         searchIndex?.keepsStoredSets = true
     }

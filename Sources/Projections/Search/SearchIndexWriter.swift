@@ -479,6 +479,37 @@ final class SearchIndexWriter {
         messages.removeAll(keepingCapacity: false)
     }
 
+    /// Lists every chunk's reports with a message (`SearchIndex.reportSeqs`) from the scan rows, in place of any
+    /// list stored: how a rebuild brings a sound index of form 10 to form 11 (`Models.completeKeptSearchIndex`).
+    /// One pass over the rows in ordinal order, a chunk's reports held until the next chunk's row.
+    static func listReports(fromRowsIn tables: any ModelTables) throws {
+        var chunk: UInt32?
+        var reports: [(seq: UInt64, offset: Int)] = []
+        func store() throws {
+            guard let chunk, !reports.isEmpty else { return }
+            reports.sort { $0.seq < $1.seq }
+            let key = SearchIndex.reportSeqsKey(chunk: chunk)
+            guard let list = ReportSeqs.adding(reports, to: UnsafeRawBufferPointer(start: nil, count: 0)) else { return }
+            try tables.put(.search, key, SealedValue.seal(key: key, list))
+        }
+        try tables.forEach(.scans, prefix: []) { key, row in
+            guard key.count == 4 else { return true }
+            let ordinal = key.loadUnaligned(as: UInt32.self).bigEndian
+            if chunk != SearchIndex.chunk(of: ordinal) {
+                try store()
+                chunk = SearchIndex.chunk(of: ordinal)
+                reports.removeAll(keepingCapacity: true)
+            }
+            let header = try ScanRowHeader(row, reportsThrough: .max)
+            let fields = header.searchFields
+            if header.isReported, fields.count == ScanRow.searchFieldCount, !fields[fields.count - 1].isEmpty {
+                reports.append((header.reportSeq, SearchIndex.offset(of: ordinal)))
+            }
+            return true
+        }
+        try store()
+    }
+
     /// Adds `reports` (seq ascending, each after every report stored) to `chunk`'s list of reports with a
     /// message (`ReportSeqs`). A stored list that does not read is left as it is: `log verify` finds it, a
     /// replay reads the rows of that chunk's message candidates, and `rebuild` makes it again.
