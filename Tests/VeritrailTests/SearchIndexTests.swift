@@ -1468,7 +1468,8 @@ extension SnapshotReplayTests {
         let sticker = #","message":"QR code printed on a sticker over the original""#
         let listedWhole = (1...60).filter { $0 % 3 == 1 && $0 != 4 }
         for n in listedWhole { lines.append(Ev.report("s-\(n)", reason: "other", by: "ines", at: at(), extra: sticker)) }
-        lines.append(Ev.report("s-2", reason: "other", by: "ines", at: at(), extra: #","message":"QR code printed on a sticker over the original, again""#))
+        let again = #","message":"QR code printed on a sticker over the original, again""#
+        lines.append(Ev.report("s-2", reason: "other", by: "ines", at: at(), extra: again))
         lines.append(Ev.report("s-5", reason: "other", by: "ines", at: at(), extra: #","message":"Printed over""#))
         let (store, directory) = try SearchIndexTests.store(lines)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,7 +4,8 @@ import Domain
 /// sets the filters name are read and combined as bits, so that a query costs the chunks of the window and
 /// the rows of its page, plus a check of each candidate only where the index can not be exact (a needle
 /// longer than 3 bytes that no piece many scans share holds and that the fields past their heads may hold,
-/// `ChunkValues`; a message in a replay of a prefix of the log).
+/// `ChunkValues`, or that a message runs past its listed piece may hold; a message in a replay of a prefix of
+/// the log when the index does not list the reports by seq, `SearchIndex.reportSeqs`).
 struct IndexedSearch {
     let models: Models
     /// The lower-cased needle (empty: no search), without a 0 byte.
@@ -36,8 +37,9 @@ struct IndexedSearch {
         let replay = models.scanList.reportsThrough != .max
             ? Replay(through: models.scanList.reportsThrough, reportsAreListed: form >= 11) : nil
         // The pieces that hold the needle, found once for every chunk.
+        let withMessages = replay?.reportsAreListed ?? true
         let matches = !isExact
-            ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: replay?.reportsAreListed ?? true, in: models.tables) } : nil
+            ? try needle.withUnsafeBytes { try PieceMatches(needle: $0, withMessages: withMessages, in: models.tables) } : nil
         let orders = (fields: GramOrder(needle: needle, flag: 0), messages: GramOrder(needle: needle, flag: SearchIndex.messageFlag))
         let edges = EdgeProofs(needle: needle, tables: models.tables)
         // Candidates are ruled out by where the needle starts only in an index of form 10 on, whose chunks have

@@ -77,10 +77,10 @@ final class SearchIndexWriter {
     /// The grams of texts too long for the worker's held sets (`GramWorker.Finished.late`):
     /// `chunk << 46 | gram << 14 | offset` (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
-    /// The text of every report's message this write adds, for their chunks' pieces and, when its chunk was
-    /// not held, its grams, and their chunks' lists of reports (`writeMessages`):
-    /// `[chunk 4][offset 2][held 1][seq 8][count 4][text]` each, in the order reported. Kept as text, not as grams until the write ends: two grams of 8 bytes a byte of it were 50 MB
-    /// of an import of ten million events.
+    /// The text of every report's message this write adds, for their chunks' pieces and lists of reports and,
+    /// when its chunk was not held, its grams (`writeMessages`): `[chunk 4][offset 2][held 1][seq 8][count 4][text]`
+    /// each, in the order reported. Kept as text, not as grams until the write ends: two grams of 8 bytes a
+    /// byte of it were 50 MB of an import of ten million events.
     private var messages: [UInt8] = []
     /// Whether the stored index is kept as it is and nothing is added to it: a rebuild that keeps a sound
     /// index (`Models.keepStoredSearchIndex`), which costs it neither the grams nor a write of its pages.
