@@ -1723,8 +1723,10 @@ extension SnapshotReplayTests {
                 return try [0, 1].map { try tables.withValue(.search, SearchIndex.reportSeqsKey(chunk: $0)) { $0.map { Array($0) } } }
             }
         }
+        // The second chunk's 51 scans may have no report with a message (it then has no list); the first's have.
         let listed = try lists(whole)
-        #expect(try lists(store) == listed && listed.allSatisfy { $0 != nil })
+        #expect(listed[0] != nil)
+        #expect(try lists(store) == listed)
         try whole.log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: whole.modelDatabases)
             for chunk: UInt32 in [0, 1] { try tables.delete(.search, SearchIndex.reportSeqsKey(chunk: chunk)) }
