@@ -5,12 +5,6 @@ import Testing
 struct EnvironmentTests {
     private let value = [UInt8](repeating: 0xAB, count: 4_000)
 
-    /// Puts `value` under the keys 0 to 1,999 in one write, calling `each` after every put; how many times
-    /// the write ran.
-    private func putTwoThousand(_ db: Database, in environment: Environment, each: (Transaction) -> Void = { _ in }) throws -> Int {
-        try put(0..<2_000, db, in: environment, each: each)
-    }
-
     /// Puts `value` under `keys` in one write, calling `each` after every put; how many times the write ran.
     @discardableResult
     private func put(_ keys: Range<UInt32>, _ db: Database, in environment: Environment,
@@ -50,7 +44,7 @@ struct EnvironmentTests {
     @Test func mapGrowsInsideOneWrite() throws {
         try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
             let db = try environment.openDatabase(nil)
-            #expect(try putTwoThousand(db, in: environment) > 1)
+            #expect(try put(0..<2_000, db, in: environment) > 1)
             #expect(environment.mapSize >= 2_000 * value.count)
             try environment.read { txn throws in
                 #expect(try txn.count(db) == 2_000)
@@ -95,7 +89,7 @@ struct EnvironmentTests {
         try withSmallDisk(megabytes: 16) { path in
             let environment = try Environment(path: path, mapSize: 64 << 10, growthStep: 1 << 20)
             let db = try environment.openDatabase(nil)
-            #expect(try putTwoThousand(db, in: environment) { $0.workDone = 1.0 / 64 } > 2)
+            #expect(try put(0..<2_000, db, in: environment) { $0.workDone = 1.0 / 64 } > 2)
             #expect(try environment.read { txn throws in try txn.count(db) } == 2_000)
         }
     }

@@ -69,7 +69,7 @@ extension Models {
         let key = seq.bigEndianBytes
         try stored.tables.withValue(.snapshots, key) { bytes in
             guard let bytes else { throw FieldError(path: "snapshot \(seq)", rule: "missing from the read models") }
-            guard key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: bytes) }) else {
+            guard SealedValue.isSound(key: key, value: bytes) else {
                 throw FieldError(path: "snapshot \(seq)", rule: "damaged (its check does not match): run `veritrail rebuild`")
             }
             try forEachEntry(ofSnapshot: SealedValue.body(bytes)) { table, key, value in try memory.put(table, Array(key), Array(value)) }

@@ -202,7 +202,7 @@ public final class Models: RuleState {
     /// Whether the search index holds every scan, in a form queries read (`SearchIndex.readableKeys`): a
     /// store written before it had one answers by reading rows until `rebuild`.
     public func searchIndexIsReady() throws -> Bool {
-        try SearchIndex.readableKeys.contains { key in try tables.withValue(.search, key) { $0 != nil } }
+        try searchIndexForm() != nil
     }
 
     /// The form of the search index when it holds every scan in a form queries read (`SearchIndex.readableForms`),

@@ -30,6 +30,10 @@ enum SealedValue {
     }
 
     /// Whether the stored `value` under `key` has its check.
+    static func isSound(key: [UInt8], value: UnsafeRawBufferPointer) -> Bool {
+        key.withUnsafeBytes { isSound(key: $0, value: value) }
+    }
+
     static func isSound(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
         guard value.count >= checkBytes else { return false }
         let stored = UInt32(littleEndian: value.loadUnaligned(fromByteOffset: value.count - checkBytes, as: UInt32.self))

@@ -164,11 +164,12 @@ struct IndexedSearch {
         if !isExact {
             var left = bits
             if let proven { left.subtract(proven) }
-            // The candidates whose message may hold the needle: not those whose message is a listed piece whole,
-            // which the pieces read would have proven.
+            // The candidates whose message may hold the needle: not those whose message is a listed piece whole
+            // (`SearchIndex.wholeMessages`), each in the set of every listed piece its message starts with, so
+            // that the pieces read from a list that read (`provenByPieces`) would have proven it.
             var messages = messages
             if var unsure = messages, messagesKnown, piecesRead, !unsure.hasNone(in: left, outside: nil),
-               let whole = try wholeMessages(chunk: chunk) {
+               let whole = try set(SearchIndex.wholeMessagesKey(chunk: chunk)) {
                 unsure.subtract(whole)
                 messages = unsure
                 var out = left
@@ -212,16 +213,9 @@ struct IndexedSearch {
         let key = SearchIndex.reportSeqsKey(chunk: chunk)
         return try models.tables.withValue(.search, key) { stored in
             guard let stored else { return ChunkBits() }
-            guard key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: stored) }) else { return nil }
+            guard SealedValue.isSound(key: key, value: stored) else { return nil }
             return ReportSeqs.reported(SealedValue.body(stored), through: through)
         }
-    }
-
-    /// The scans of `chunk` whose report's message is a listed message piece whole (`SearchIndex.wholeMessages`),
-    /// each in the set of every listed piece its message starts with: one the pieces read (`provenByPieces`,
-    /// from a list that read) do not prove has a message without the needle. Nil when the chunk keeps none.
-    private func wholeMessages(chunk: UInt32) throws -> ChunkBits? {
-        try set(SearchIndex.wholeMessagesKey(chunk: chunk))
     }
 
     /// The scans of `chunk` that have the needle's last trigram past their fields' heads

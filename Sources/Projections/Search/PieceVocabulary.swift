@@ -76,7 +76,7 @@ final class PieceVocabulary {
         if let known = numbers[key] { return known }
         let storedKey = Self.key(source: source, bytes: bytes)
         let stored = try tables.withValue(.search, storedKey) { value -> UInt32? in
-            guard let value, storedKey.withUnsafeBytes({ SealedValue.isSound(key: $0, value: value) }) else { return nil }
+            guard let value, SealedValue.isSound(key: storedKey, value: value) else { return nil }
             return Self.number(SealedValue.body(value))
         }
         let number: UInt32
@@ -115,7 +115,7 @@ final class PieceVocabulary {
         if let storedCount { return storedCount }
         var count = try tables.withValue(.search, Self.countKey) { value -> UInt32? in
             guard let value else { return nil }
-            guard Self.countKey.withUnsafeBytes({ SealedValue.isSound(key: $0, value: value) }) else { return nil }
+            guard SealedValue.isSound(key: Self.countKey, value: value) else { return nil }
             return Self.number(SealedValue.body(value))
         }
         if count == nil {

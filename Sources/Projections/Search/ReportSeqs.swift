@@ -10,31 +10,18 @@
 /// appends): per report the gap from the seq before (from 0; never 0, a seq is one event's) and the offset.
 /// About 3 bytes a report: ~1 KB a chunk of the bench's log.
 enum ReportSeqs {
-    /// `stored` (a list's body, or empty) with `reports` added; nil when `stored` does not read or a report's
-    /// offset is not a chunk's. A write's reports come after every stored one and are appended; were one not
-    /// (no write does that), the list is made again in seq order, a seq listed twice once.
+    /// `stored` (a list's body, or empty) with `reports` added, in seq order, a seq listed twice once; nil when
+    /// `stored` does not read or a report's offset is not a chunk's. A write's reports come after every stored
+    /// one, so the sort finds them in order (and is linear then); a rebuild's come in the rows' order.
     static func adding(_ reports: [(seq: UInt64, offset: Int)], to stored: UnsafeRawBufferPointer) -> [UInt8]? {
         var listed: [(seq: UInt64, offset: Int)] = []
-        guard forEach(stored, { seq, offset in listed.append((seq, offset)); return true }) else { return nil }
-        guard reports.allSatisfy({ $0.seq > 0 && $0.offset >= 0 && $0.offset < ChunkBits.scansPerChunk }) else { return nil }
-        let stored = (bytes: Array(stored), last: listed.last?.seq ?? 0)
-        var last = stored.last, inOrder = true
-        for report in reports {
-            if report.seq <= last { inOrder = false; break }
-            last = report.seq
-        }
-        if inOrder { return encoded(reports, after: stored.last, to: stored.bytes) }
-        var merged: [(seq: UInt64, offset: Int)] = []
-        for report in (listed + reports).sorted(by: { $0.seq < $1.seq }) where merged.last?.seq != report.seq {
-            merged.append(report)
-        }
-        return encoded(merged, after: 0, to: [])
-    }
-
-    /// `bytes` with `reports` (seq ascending, the first after `after`) appended.
-    private static func encoded(_ reports: [(seq: UInt64, offset: Int)], after: UInt64, to bytes: [UInt8]) -> [UInt8] {
-        var bytes = bytes, last = after
-        for report in reports {
+        guard forEach(stored, { seq, offset in listed.append((seq, offset)); return true }),
+              reports.allSatisfy({ $0.seq > 0 && $0.offset >= 0 && $0.offset < ChunkBits.scansPerChunk })
+        else { return nil }
+        listed += reports
+        listed.sort { $0.seq < $1.seq }
+        var bytes: [UInt8] = [], last: UInt64 = 0
+        for report in listed where report.seq != last {
             Varint.append(report.seq - last, to: &bytes)
             Varint.append(UInt64(report.offset), to: &bytes)
             last = report.seq

@@ -248,7 +248,7 @@ final class SearchIndexWriter {
         var numbers: [UInt32] = []
         let readable = try tables.withValue(.search, listKey) { stored -> Bool in
             guard let stored else { return true }
-            return listKey.withUnsafeBytes { SealedValue.isSound(key: $0, value: stored) }
+            return SealedValue.isSound(key: listKey, value: stored)
                 && PieceNumbers.forEach(SealedValue.body(stored)) { numbers.append($0) }
         }
         guard readable else { return }
@@ -319,7 +319,7 @@ final class SearchIndexWriter {
         let value = try tables.withValue(.search, key) { stored -> [UInt8]? in
             var bits = whole
             // A damaged set is replaced by this write's scans: a set that lacks scans only costs their rows.
-            if let stored, key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: stored) }) {
+            if let stored, SealedValue.isSound(key: key, value: stored) {
                 bits.or(container: SealedValue.body(stored))
             }
             let value = SealedValue.seal(key: key, bits.container())
@@ -487,7 +487,6 @@ final class SearchIndexWriter {
         var reports: [(seq: UInt64, offset: Int)] = []
         func store() throws {
             guard let chunk, !reports.isEmpty else { return }
-            reports.sort { $0.seq < $1.seq }
             let key = SearchIndex.reportSeqsKey(chunk: chunk)
             guard let list = ReportSeqs.adding(reports, to: UnsafeRawBufferPointer(start: nil, count: 0)) else { return }
             try tables.put(.search, key, SealedValue.seal(key: key, list))
@@ -516,7 +515,7 @@ final class SearchIndexWriter {
     private func addReportSeqs(_ reports: [(seq: UInt64, offset: Int)], of chunk: UInt32, to tables: any ModelTables) throws {
         let key = SearchIndex.reportSeqsKey(chunk: chunk)
         let value = try tables.withValue(.search, key) { stored -> [UInt8]? in
-            if let stored, !key.withUnsafeBytes({ SealedValue.isSound(key: $0, value: stored) }) { return nil }
+            if let stored, !SealedValue.isSound(key: key, value: stored) { return nil }
             return ReportSeqs.adding(reports, to: stored.map { SealedValue.body($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0))
                 .map { SealedValue.seal(key: key, $0) }
         }
