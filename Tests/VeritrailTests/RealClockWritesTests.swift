@@ -119,10 +119,12 @@ struct RealClockWritesTests {
         try s.write(["import", try s.file("again.ndjson", again)])
     }
 
-    /// `rebuild` of a store written on the real clock: one that keeps the search index, then one that makes it
+    /// `rebuild` of a store written on the real clock: one that keeps the search index, one that keeps an index
+    /// of form 10 and lists its reports from the rows (`Models.completeKeptSearchIndex`), then one that makes it
     /// again (its mark deleted, as for an index of another form: emptied in transactions of its own first),
-    /// then an import on top, each followed by `log verify`, the search's answer the same throughout.
-    @Test("a rebuild, one that makes the search index again, then an import on top")
+    /// then an import on top, each followed by `log verify`, the search's answers, at the head and as of a
+    /// point between the reports, the same throughout.
+    @Test("a rebuild, one of a form 10 index, one that makes the search index again, then an import on top")
     func rebuildsThenAnImport() throws {
         let s = try Store()
         defer { s.remove() }
@@ -130,16 +132,36 @@ struct RealClockWritesTests {
         let scans = (0..<2_000).map { i in
             #"{"type":"scan.recorded","at":"\#(Self.at(-30))","actor":"ada","data":{"scanId":"s-rb-\#(i)","code":"https://verify.example/c/item-\#(i % 300)?lot=\#(i % 7)","productName":"Item \#(i % 300)","category":"Cosmetics","result":"authentic","mode":"single","source":"camera","flash":false}}"#
         }
-        try s.write(["import", try s.file("scans.ndjson", ([register] + scans).joined(separator: "\n") + "\n")])
-        func total() throws -> Int? {
-            let r = try CLI.run(["history", "--search", "item-1", "--window", "all", "--limit", "1", "--json", "--store", s.path.path])
+        // 20 reports with a message (events 2,002 to 2,021), on scans of item-1NN.
+        let reports = (0..<20).map { i in
+            #"{"type":"counterfeit.reported","at":"\#(Self.at(-20))","actor":"ada","data":{"scanId":"s-rb-\#(100 + i)","reason":"other","message":"QR sticker over the code"}}"#
+        }
+        try s.write(["import", try s.file("scans.ndjson", ([register] + scans + reports).joined(separator: "\n") + "\n")])
+        func total(_ needle: String = "item-1", asOf: [String] = []) throws -> Int? {
+            let r = try CLI.run(["history", "--search", needle, "--window", "all", "--limit", "1", "--json", "--store", s.path.path] + asOf)
             return jsonObject(r.stdout)?["total"] as? Int
         }
         let before = try total()
         #expect(before == 777, "item-1, item-1N and item-1NN: 111 of the 300 items, each 7 times in 2,000 scans")
+        let reported = { try total("sticker over", asOf: ["--as-of", "2011"]) }
+        #expect(try reported() == 10)
         try s.write(["rebuild"])
         #expect(try total() == before)
         let store = try Engine.Store(directory: s.path.path)
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            try tables.delete(.search, SearchIndex.reportSeqsKey(chunk: 0))
+            try tables.delete(.search, SearchIndex.readyKey)
+            try tables.put(.search, SearchIndex.readyKey(form: 10), [])
+        }
+        #expect(try reported() == 10, "form 10: from the rows")
+        try s.write(["rebuild"])
+        #expect(try store.read { _, models in try models.searchIndexIsCurrent() })
+        #expect(try store.read { _, models in
+            try models.tables.withValue(.search, SearchIndex.reportSeqsKey(chunk: 0)) { $0 != nil }
+        }, "the reports listed from the rows")
+        #expect(try total() == before)
+        #expect(try reported() == 10)
         try store.log.environment.write { txn in
             try StoredTables(transaction: txn, databases: store.modelDatabases).delete(.search, SearchIndex.readyKey)
         }
