@@ -161,19 +161,34 @@ public final class Store: @unchecked Sendable {
     /// what the log gives: the rebuild sums the list as it recomputes it and checks the sum against the
     /// stored list's (`ScanListDigest`). When they differ (a damaged list, or one a previous version wrote), or
     /// the stored list can not be read, the rebuild starts over with every table emptied and written again.
+    /// The `codes` table is kept the same way (`KeptCodes`); when it is not the log's, the rebuild starts
+    /// over and writes it again, keeping the list.
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
         do {
             do {
-                return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: true, progress: progress), rewroteScanList: false)
+                return try rebuildKeepingScanList(keepingIndex: true, progress: progress)
             } catch is SearchIndexNotKept {
                 try emptySearchIndex()
-                return RebuildSummary(events: try rebuild(keepingScanList: true, keepingIndex: false, progress: progress), rewroteScanList: false)
+                return try rebuildKeepingScanList(keepingIndex: false, progress: progress)
             }
         } catch {
             // A stale list, or one too damaged to read. An error that has nothing to do with the list comes
             // back from the second attempt.
-            return RebuildSummary(events: try rebuild(keepingScanList: false, keepingIndex: false, progress: progress), rewroteScanList: true)
+            let events = try rebuild(keepingScanList: false, keepingIndex: false, keepingCodes: false, progress: progress).events
+            return RebuildSummary(events: events, rewroteScanList: true, rewroteCodes: true)
+        }
+    }
+
+    /// A rebuild that keeps the stored scan list, and the `codes` table when it is the log's; when that table
+    /// is not, it runs again and writes the table.
+    private func rebuildKeepingScanList(keepingIndex: Bool, progress: (UInt64) -> Void) throws -> RebuildSummary {
+        do {
+            let fed = try rebuild(keepingScanList: true, keepingIndex: keepingIndex, keepingCodes: true, progress: progress)
+            return RebuildSummary(events: fed.events, rewroteScanList: false, rewroteCodes: !fed.keptCodes)
+        } catch is CodesNotKept {
+            let events = try rebuild(keepingScanList: true, keepingIndex: keepingIndex, keepingCodes: false, progress: progress).events
+            return RebuildSummary(events: events, rewroteScanList: false, rewroteCodes: true)
         }
     }
 
@@ -197,6 +212,9 @@ public final class Store: @unchecked Sendable {
         public var events: UInt64
         /// Whether the stored scan list was not what the log gives, so that every table was written again.
         public var rewroteScanList: Bool
+        /// Whether the `codes` table was written again: it was not what the log gives, or it could not be
+        /// checked without writing it (`KeptCodes.read`).
+        public var rewroteCodes: Bool
     }
 
     /// The stored scan list is not the one the log gives (see `rebuild`).
@@ -206,8 +224,12 @@ public final class Store: @unchecked Sendable {
     /// `rebuild`).
     private struct SearchIndexNotKept: Error {}
 
+    /// The stored `codes` table, kept, is not what the log gives (see `rebuild`).
+    private struct CodesNotKept: Error {}
+
     /// Applies every event of the log to the models, in one transaction, every table emptied but the scan
-    /// list when it is kept.
+    /// list when it is kept, and the `codes` table when it is kept too (`keepingCodes`, and `KeptCodes.read`
+    /// finds it can be checked; the answer says whether it was).
     ///
     /// The search index is kept with the list when it is of the current form (`SearchIndex.readyKey`), or of
     /// form 10, which the rebuild completes from the rows (`Models.completeKeptSearchIndex`), and
@@ -226,14 +248,17 @@ public final class Store: @unchecked Sendable {
     /// the search index: it then writes the codes' counts to their table every 131,072 codes, each time
     /// touching nearly every leaf, and with fault-around each touch mapped the 2 MiB folio around it: spikes
     /// of 100 MB between two of the pager's drops at ten million events (docs/SCALE.md).
-    private func rebuild(keepingScanList: Bool, keepingIndex: Bool, progress: (UInt64) -> Void) throws -> UInt64 {
+    private func rebuild(keepingScanList: Bool, keepingIndex: Bool, keepingCodes: Bool,
+                         progress: (UInt64) -> Void) throws -> (events: UInt64, keptCodes: Bool) {
         try log.environment.write(large: true, readsInOrder: keepingScanList && keepingIndex) { txn in
             let tables = StoredTables(transaction: txn, databases: modelDatabases)
             let keepsIndex = keepingScanList && keepingIndex
             if keepsIndex, try !Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexMayBeKept() {
                 throw SearchIndexNotKept()
             }
-            let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) : []
+            // Read before any table is emptied, and before the threads below take the cores.
+            let keptCodes = keepingScanList && keepingCodes ? try KeptCodes.read(tables, makingSearchIndex: !keepsIndex) : nil
+            let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) + (keptCodes != nil ? [.codes] : []) : []
             try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
@@ -244,7 +269,8 @@ public final class Store: @unchecked Sendable {
             }
             defer { storedTree.cancel() }
             // The stored list is checked (`CheckedScanList`), or written again like the store's own.
-            let checked = keepingScanList ? CheckedScanList(makingSearchIndex: !keepsIndex) : nil
+            let checked = keepingScanList
+                ? keptCodes.map(CheckedScanList.init(keeping:)) ?? CheckedScanList(makingSearchIndex: !keepsIndex) : nil
             let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
             models.snapshotInterval = snapshotInterval
             if keepsIndex { models.keepStoredSearchIndex() }
@@ -256,21 +282,23 @@ public final class Store: @unchecked Sendable {
             // a walk never notices, but every read by key does) is written again too.
             let storedScanList = keepingScanList ? Pipeline<ScanListDigest> { [log, modelDatabases] emit in
                 try log.environment.read { txn in
-                    for table in Models.scanListTables where try txn.firstUnreachableKey(in: modelDatabases[table.rawValue]) != nil {
+                    guard let digest = try ScanListDigest(of: StoredTables(transaction: txn, databases: modelDatabases)) else {
                         throw StaleScanList()
                     }
-                    _ = emit(try ScanListDigest(of: StoredTables(transaction: txn, databases: modelDatabases)))
+                    _ = emit(digest)
                 }
             } : nil
             defer { storedScanList?.cancel() }
             let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
+            // The list's digest is taken with the kept codes' counts: right only if they are.
+            if let checked, !checked.keptCodesHold { throw CodesNotKept() }
             if let storedScanList, let checked, try storedScanList.next()?.take() != checked.digest { throw StaleScanList() }
             if let storedIndex, try storedIndex.next()?.take() != true { throw SearchIndexNotKept() }
             if try storedTree.next()?.take() != true { try proofs.rebuildTree(reader, head: through) }
             try models.flush()
             if keepsIndex { try models.completeKeptSearchIndex() }
             try models.markSearchIndexReady()
-            return fed.count
+            return (fed.count, keptCodes != nil)
         }
     }
 

@@ -46,21 +46,3 @@ public struct LookupProbe {
         try transaction.cursor(database).seek(entry.key)?.value.baseAddress == entry.value.baseAddress
     }
 }
-
-extension Transaction {
-    /// The first key of `db`, in key order, that a lookup does not find where a walk of the leaves finds it
-    /// (`LookupProbe`); nil when every key checked is found there.
-    public func firstUnreachableKey(in db: Database) throws(LMDBError) -> [UInt8]? {
-        let walk = try cursor(db)
-        var probe = LookupProbe(self, db)
-        var count = 0
-        var entry = try walk.first()
-        while let current = entry {
-            if let key = try probe.visit(current) { return Array(key) }
-            count += 1
-            if count % 65_536 == 0 { releaseReadPages() }
-            entry = try walk.next()
-        }
-        return try probe.finish().map { Array($0) }
-    }
-}

@@ -99,7 +99,9 @@ final class RebuildTests: XCTestCase {
         // A rebuild that keeps the list counts the codes the same way, past the limit too, and writes the
         // same `codes` table.
         let codesBefore = try codesTable(store)
-        XCTAssertFalse(try rebuild(store).rewroteScanList)
+        let summary = try rebuild(store)
+        XCTAssertFalse(summary.rewroteScanList)
+        XCTAssertFalse(summary.rewroteCodes)
         XCTAssertEqual(try codesTable(store), codesBefore)
         XCTAssertEqual(codesBefore.count, distinct + 2_000)
     }
@@ -122,6 +124,75 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(items.compactMap { $0["scanId"] as? String }, (0..<4).map { "s-\(count - 1 - 2_998 - $0)" }, r.stdout)
         XCTAssertEqual(jsonObject(r.stdout)?["total"] as? Int, count)
         XCTAssertFalse(try rebuild(store).rewroteScanList)
+    }
+
+    /// A log whose codes are scanned once, twice and four times, with a report; `seenBefore` shows in
+    /// `history`'s answers.
+    private func repeatedCodesStore() throws -> URL {
+        var lines = [Ev.register("admin", role: "admin", by: "system", at: "2026-11-01T08:00:00Z"),
+                     Ev.register("ines", role: "inspector", by: "admin", at: "2026-11-01T09:00:00Z")]
+        for i in 0..<40 { lines.append(Ev.scan("s-\(i)", by: "ines", at: "2026-11-02T00:00:00Z", code: "C-\(i)")) }
+        for (n, i) in [3, 3, 7, 3, 11].enumerated() {
+            lines.append(Ev.scan("again-\(n)", by: "ines", at: "2026-11-03T00:00:00Z", code: "C-\(i)"))
+        }
+        lines.append(Ev.report("s-3", reason: "packaging", by: "ines", at: "2026-11-04T00:00:00Z"))
+        let store = temporaryPath()
+        try importOK(try ndjsonFile(lines), into: store)
+        return store
+    }
+
+    /// A rebuild keeps a `codes` table that is what the log gives (`KeptCodes`), and writes a damaged one
+    /// again, keeping the scan list: each damage below changes the counts the log gives, in each of the ways
+    /// the check must see (a code the table counts once or not at all that the log scans more often; a code
+    /// counted more than once that the log scans once; a count off by one; an entry the log does not give;
+    /// an entry of another shape, which is not read at all).
+    func testRebuildKeepsACodesTableThatIsWhatTheLogGivesAndWritesADamagedOneAgain() throws {
+        let original = try repeatedCodesStore()
+        let before = try answers(original)
+        let codesBefore = try codesTable(original)
+        XCTAssertEqual(codesBefore.count, 40)
+        let kept = try rebuild(try copyStore(original))
+        XCTAssertFalse(kept.rewroteScanList)
+        XCTAssertFalse(kept.rewroteCodes)
+
+        func key(_ code: String) -> [UInt8] { Array(code.utf8).withUnsafeBytes { CodeDigest(utf8: $0) }.storedKey }
+        let damages: [(String, (StoredTables) throws -> Void)] = [
+            ("a code scanned four times counted once", { t in try t.put(.codes, key("C-3"), UInt32(1).bigEndianBytes) }),
+            ("a code scanned twice counted once", { t in try t.put(.codes, key("C-7"), UInt32(1).bigEndianBytes) }),
+            ("a code scanned twice missing", { t in try t.delete(.codes, key("C-11")) }),
+            ("a code scanned once counted twice", { t in try t.put(.codes, key("C-20"), UInt32(2).bigEndianBytes) }),
+            ("a code scanned four times counted five times", { t in try t.put(.codes, key("C-3"), UInt32(5).bigEndianBytes) }),
+            ("a code scanned once missing", { t in try t.delete(.codes, key("C-21")) }),
+            ("a code the log never scans", { t in try t.put(.codes, key("N-1"), UInt32(1).bigEndianBytes) }),
+            ("a code the log never scans, counted twice", { t in try t.put(.codes, key("N-2"), UInt32(2).bigEndianBytes) }),
+            ("a count cut short", { t in try t.put(.codes, key("C-22"), [0, 1]) }),
+        ]
+        for (what, change) in damages {
+            let store = try copyStore(original)
+            try damage(store, change)
+            XCTAssertNotEqual(try codesTable(store), codesBefore, what)
+            let summary = try rebuild(store)
+            XCTAssertFalse(summary.rewroteScanList, what)
+            XCTAssertTrue(summary.rewroteCodes, what)
+            XCTAssertEqual(try codesTable(store), codesBefore, what)
+            XCTAssertEqual(try answers(store), before, what)
+            XCTAssertFalse(try rebuild(store).rewroteCodes, "\(what): a second rebuild keeps the table")
+            // The table as the import left it: a scan of a code counted twice is seen before twice.
+            let again = try ok(["show", "again-3", "--json", "--store", store.path])
+            XCTAssertEqual(jsonObject(again.stdout)?["seenBefore"] as? Int, 3, what)
+        }
+    }
+
+    /// The codes a rebuild would hold to keep the table are bounded (`CodeCounts.heldLimit`): past the
+    /// limit, the table is not kept but written again.
+    func testACodesTableWithMoreRepeatedCodesThanTheLimitIsNotKept() throws {
+        let store = try repeatedCodesStore()
+        let opened = try Store(directory: store.path)
+        try opened.log.environment.read { txn in
+            let tables = StoredTables(transaction: txn, databases: opened.modelDatabases)
+            XCTAssertNotNil(try KeptCodes.read(tables, limit: 3))  // C-3, C-7 and C-11
+            XCTAssertNil(try KeptCodes.read(tables, limit: 2))
+        }
     }
 
     /// Every entry of the `codes` table, in order.

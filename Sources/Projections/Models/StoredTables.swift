@@ -102,18 +102,23 @@ public final class StoredTables: ModelTables {
         }
     }
 
-    /// Calls `body` with every entry of `table` in key order, the bytes lent from the map for the call; the
-    /// pages passed are released as it goes.
-    func forEachEntry(_ table: ModelTable, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
-        let cursor = try transaction.cursor(databases[table.rawValue])
+    /// Calls `body` with every entry of `table` in key order, the bytes lent from the map for the call, while
+    /// it returns true; the pages passed are released as it goes. Meanwhile checks that a lookup finds each
+    /// key where the walk finds it (`LookupProbe`: a walk never reads the branch pages' keys, which every
+    /// lookup follows). False when one is not found there, or `body` stopped the walk.
+    func forEachReachableEntry(_ table: ModelTable, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
+        let database = databases[table.rawValue]
+        let cursor = try transaction.cursor(database)
+        var probe = LookupProbe(transaction, database)
         var entry = try cursor.first()
         var count = 0
-        while let (key, value) = entry {
-            try body(key, value)
+        while let current = entry {
+            guard try probe.visit(current) == nil, try body(current.key, current.value) else { return false }
             count += 1
             if count % PageRelease.scanRows == 0 { transaction.releaseReadPages() }
             entry = try cursor.next()
         }
+        return try probe.finish() == nil
     }
 
     /// Empties `tables` (for `rebuild`).

@@ -1,31 +1,50 @@
 /// The scan list of a rebuild that keeps the stored list: nothing is written to the list or its two
 /// indexes; every entry the log gives is summed into `digest`, which the rebuild compares with the stored
-/// list's (`ScanListDigest(of:)`). Only the `codes` table, emptied by the rebuild, is written again, as
-/// an import writes it (`CodeCounts`: the memory held does not grow with the log).
+/// list's (`ScanListDigest(of:)`). The `codes` table is checked the same way and kept (`KeptCodes`), or,
+/// emptied by the rebuild, written again as an import writes it (`CodeCounts`: the memory held does not
+/// grow with the log).
 public final class CheckedScanList: ScanListStrategy {
     /// The digest of the scan list as the log gives it.
     public private(set) var digest = ScanListDigest()
-    /// The rebuild emptied the `codes` table (`Store.rebuild`).
-    private var codes: CodeCounts
+    /// The stored `codes` table checked, or (nil) the table written again by `writtenCodes`. Two optionals
+    /// rather than an enum: a count taken through an enum's payload would copy the held codes' table.
+    private var keptCodes: KeptCodes?
+    private var writtenCodes: CodeCounts?
     private var tailBuffer: [UInt8] = []
 
-    /// `makingSearchIndex`: whether the rebuild makes the search index too, whose sets then take the
-    /// memory (about 100 MB): the counts of as many codes as an import's are held (`CodeCounts.importLimit`,
-    /// about 5 MB) instead of a million (40–60 MB), and written to the table more often.
+    /// A list that writes the `codes` table again; `makingSearchIndex`: whether the rebuild makes the search
+    /// index too, and so holds fewer codes (`CodeCounts.heldLimit`).
     public init(makingSearchIndex: Bool) {
-        codes = CodeCounts(limit: makingSearchIndex ? CodeCounts.importLimit : CodeCounts.rebuildLimit, tableIsEmpty: true)
+        writtenCodes = CodeCounts(limit: CodeCounts.heldLimit(makingSearchIndex: makingSearchIndex), tableIsEmpty: true)
+    }
+
+    /// A list that keeps the stored `codes` table (`KeptCodes.read`), if the log gives it (`keptCodesHold`).
+    public init(keeping codes: KeptCodes) {
+        keptCodes = codes
+    }
+
+    /// Whether the `codes` table is the log's: always, when it is written again; when it is kept, only once
+    /// every event is applied, and then the `seenBefore` this list took, and so its digest, are right only
+    /// if it is.
+    public var keptCodesHold: Bool {
+        keptCodes?.isStoredTable ?? true
     }
 
     public func add(_ scan: () -> PreparedScan, seq: UInt64, place: ScanPlace, in models: Models) throws {
         let scan = scan()
-        let seen = try codes.countOne(scan.code, in: models.tables)
+        let seen: UInt32
+        if let kept = keptCodes?.countOne(scan.code) {
+            seen = kept
+        } else {
+            seen = try writtenCodes?.countOne(scan.code, in: models.tables) ?? 0
+            if writtenCodes?.isFull == true { try writtenCodes?.write(to: models.tables, midWrite: true) }
+        }
         tailBuffer.removeAll(keepingCapacity: true)
         ScanRow.appendTail(seenBefore: Int(seen), report: nil, to: &tailBuffer)
         let ordinal = EntryHash.of(place.ordinal), hashes = scan.entryHashes()
         digest.addRow(key: ordinal, header: hashes.header, tail: EntryHash.of(tailBuffer))
         digest.addScanId(hashes.scanId, ordinal: ordinal)
         digest.addActorScan(actor: hashes.actor, n: EntryHash.of(place.ofActor), ordinal: ordinal)
-        if codes.isFull { try codes.write(to: models.tables, midWrite: true) }
     }
 
     /// The stored row is taken as it was before this report; were it stale, the sums differ.
@@ -40,5 +59,7 @@ public final class CheckedScanList: ScanListStrategy {
         return row.actor
     }
 
-    public func flush(_ tables: any ModelTables) throws { try codes.write(to: tables, midWrite: false) }
+    public func flush(_ tables: any ModelTables) throws {
+        try writtenCodes?.write(to: tables, midWrite: false)
+    }
 }

@@ -25,6 +25,11 @@ struct CodeCounts {
     /// counted without a search of the table, as fast as when every code was held.
     static let rebuildLimit = 1 << 20
 
+    /// What a rebuild holds: `rebuildLimit`, or `importLimit` when it makes the search index too, whose sets
+    /// then take the memory (about 100 MB): the counts of as many codes as an import's (about 5 MB) instead
+    /// of a million (40–60 MB), written to the table more often.
+    static func heldLimit(makingSearchIndex: Bool) -> Int { makingSearchIndex ? importLimit : rebuildLimit }
+
     /// Whether the `codes` table is known to hold nothing: a code not held is then one never seen, without
     /// a search of the table (a rebuild empties it first).
     private var tableIsEmpty: Bool

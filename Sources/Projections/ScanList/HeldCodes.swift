@@ -35,6 +35,11 @@ struct HeldCodes {
         slots[i] = Slot(high: digest.high, low: digest.low, count: value)
     }
 
+    /// Calls `body` with every digest held and its count, in no order.
+    func forEach(_ body: (CodeDigest, UInt32) -> Void) {
+        for slot in slots where slot.count != 0 { body(CodeDigest(high: slot.high, low: slot.low), slot.count) }
+    }
+
     /// Every digest held with its count, in the digests' order; the table is left empty, and small: it is
     /// let go of before the sort, so that it is not held beside the sorted copy and what is written from it.
     mutating func takeSorted() -> [(key: CodeDigest, value: UInt32)] {

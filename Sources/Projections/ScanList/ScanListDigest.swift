@@ -15,21 +15,25 @@ public struct ScanListDigest: Equatable, Sendable {
 
     public init() {}
 
-    /// The digest of the stored tables, from one pass over each.
-    public init(of tables: StoredTables) throws {
-        try tables.forEachEntry(.scans) { key, value in
+    /// The digest of the stored tables, from one pass over each; nil when a lookup of a key would not find
+    /// it where the pass does (`StoredTables.forEachReachableEntry`): a list whose entries sum right but that
+    /// lookups can not read is not the log's either.
+    public init?(of tables: StoredTables) throws {
+        let reachable = try tables.forEachReachableEntry(.scans) { key, value in
             let header = try ScanRowHeader(value, reportsThrough: .max)
             scans &+= ScanListDigest.row(key: EntryHash.of(key), header: EntryHash.of(value[..<header.end]),
                                          tail: EntryHash.of(value[header.end...]))
-        }
-        try tables.forEachEntry(.scanIds) { key, value in
+            return true
+        } && tables.forEachReachableEntry(.scanIds) { key, value in
             scanIds &+= ScanListDigest.scanId(EntryHash.of(key), ordinal: EntryHash.of(value))
-        }
-        try tables.forEachEntry(.scansByActor) { key, value in
+            return true
+        } && tables.forEachReachableEntry(.scansByActor) { key, value in
             guard key.count >= 5 else { throw FieldError(path: "scansByActor", rule: "damaged key") }
             scansByActor &+= ScanListDigest.actorScan(actor: EntryHash.of(key[..<(key.count - 5)]),
                                                       n: EntryHash.of(key[(key.count - 4)...]), ordinal: EntryHash.of(value))
+            return true
         }
+        if !reachable { return nil }
     }
 
     /// Adds a row of the scan list, from the hashes of its parts.
@@ -107,6 +111,9 @@ enum EntryHash {
     static func of(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { of($0) } }
 
     static func of(_ value: UInt32) -> UInt64 { withUnsafeBytes(of: value.bigEndian) { of($0) } }
+
+    /// The hash of a code's stored key (`CodeDigest.storedKey`).
+    static func of(_ code: CodeDigest) -> UInt64 { withUnsafeBytes(of: (code.high.bigEndian, code.low.bigEndian)) { of($0) } }
 
     /// Two hashes as one; the order counts.
     static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 { mix(a ^ secret0, b ^ secret1 ^ seed) }
