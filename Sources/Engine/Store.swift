@@ -256,10 +256,13 @@ public final class Store: @unchecked Sendable {
             if keepsIndex, try !Models(tables: tables, log: LogReader(log: log, transaction: txn)).searchIndexMayBeKept() {
                 throw SearchIndexNotKept()
             }
-            // Read before any table is emptied, and before the threads below take the cores.
-            let keptCodes = keepingScanList && keepingCodes ? try KeptCodes.read(tables, makingSearchIndex: !keepsIndex) : nil
-            let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) + (keptCodes != nil ? [.codes] : []) : []
-            try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
+            // The stored `codes` table is read on a thread of its own, in a read transaction (which sees the
+            // tables as this one found them: `KeptCodes.read` audits the pages of a committed snapshot), while the
+            // threads below start.
+            let storedCodes = keepingScanList && keepingCodes ? Pipeline<KeptCodes?> { [log] emit in
+                try log.environment.read { txn in _ = emit(try KeptCodes.read(txn, makingSearchIndex: !keepsIndex)) }
+            } : nil
+            defer { storedCodes?.cancel() }
             let reader = LogReader(log: log, transaction: txn)
             let through = try reader.head().seq
             // A thread of its own checks the stored Merkle tree against the log meanwhile; it is written again
@@ -268,12 +271,6 @@ public final class Store: @unchecked Sendable {
                 try log.read { reader in _ = emit(try proofs.treeMatches(reader, through: through)) }
             }
             defer { storedTree.cancel() }
-            // The stored list is checked (`CheckedScanList`), or written again like the store's own.
-            let checked = keepingScanList
-                ? keptCodes.map(CheckedScanList.init(keeping:)) ?? CheckedScanList(makingSearchIndex: !keepsIndex) : nil
-            let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
-            models.snapshotInterval = snapshotInterval
-            if keepsIndex { models.keepStoredSearchIndex() }
             let storedIndex = keepsIndex ? Pipeline<Bool> { [self] emit in _ = emit(try searchIndexPagesAreSound()) } : nil
             defer { storedIndex?.cancel() }
             // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
@@ -289,6 +286,15 @@ public final class Store: @unchecked Sendable {
                 }
             } : nil
             defer { storedScanList?.cancel() }
+            let keptCodes = try storedCodes?.next()?.take() ?? nil
+            let kept = keepingScanList ? Models.scanListTables + (keepsIndex ? [.search] : []) + (keptCodes != nil ? [.codes] : []) : []
+            try tables.drop(ModelTable.allCases.filter { !kept.contains($0) })
+            // The stored list is checked (`CheckedScanList`), or written again like the store's own.
+            let checked = keepingScanList
+                ? keptCodes.map(CheckedScanList.init(keeping:)) ?? CheckedScanList(makingSearchIndex: !keepsIndex) : nil
+            let models = checked.map { Models(tables: tables, scans: reader, scanList: $0) } ?? Models(tables: tables, log: reader)
+            models.snapshotInterval = snapshotInterval
+            if keepsIndex { models.keepStoredSearchIndex() }
             let fed = try feed(models, RowFeed.self, through: through, notAfter: nil, releasing: txn, progress: progress)
             // The list's digest is taken with the kept codes' counts: right only if they are.
             if let checked, !checked.keptCodesHold { throw CodesNotKept() }

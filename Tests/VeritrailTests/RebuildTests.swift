@@ -187,11 +187,9 @@ final class RebuildTests: XCTestCase {
     /// limit, the table is not kept but written again.
     func testACodesTableWithMoreRepeatedCodesThanTheLimitIsNotKept() throws {
         let store = try repeatedCodesStore()
-        let opened = try Store(directory: store.path)
-        try opened.log.environment.read { txn in
-            let tables = StoredTables(transaction: txn, databases: opened.modelDatabases)
-            XCTAssertNotNil(try KeptCodes.read(tables, limit: 3))  // C-3, C-7 and C-11
-            XCTAssertNil(try KeptCodes.read(tables, limit: 2))
+        try Store(directory: store.path).log.environment.read { txn in
+            XCTAssertNotNil(try KeptCodes.read(txn, limit: 3))  // C-3, C-7 and C-11
+            XCTAssertNil(try KeptCodes.read(txn, limit: 2))
         }
     }
 

@@ -50,8 +50,9 @@ damaged_model "a branch key of model.scans" "$key" 0x01 "import it into a new st
 branch=$(python3 "$pages_py" "$data" --nodes model.scans | awk '$1 == "branch"' | middle)
 read -r _ page_offset _ _ _ <<<"$branch"
 damaged_model "a node offset of a model.scans branch page" $((page_offset + 16 + 2)) 0x40 "import it into a new store"
-# A leaf page's lower bound: eight more nodes than the page holds. A rebuild never reads the leaves of a table
-# it empties; it reads the scan list's (to keep it when it is right), and ran off such a page: export, not rebuild.
+# A leaf page's lower bound: eight more nodes than the page holds. A rebuild reads the codes table's leaves only
+# through the page audit (`KeptCodes.read`), which finds the damage, so it empties the table and writes it again;
+# it reads the scan list's by cursor (to keep it when it is right), and ran off such a page: export, not rebuild.
 read -r _ page_offset _ _ _ <<<"$(python3 "$pages_py" "$data" --nodes model.codes | awk '$1 == "leaf"' | middle)"
 damaged_model "the lower bound of a model.codes leaf page" $((page_offset + 12)) 0x10 "veritrail rebuild"
 read -r _ page_offset _ _ _ <<<"$(python3 "$pages_py" "$data" --nodes model.scanIds | awk '$1 == "leaf"' | middle)"

@@ -4,7 +4,7 @@
 /// A large import needs it: once its held codes are written (`CodeCounts.importLimit`), nearly every new
 /// scan would otherwise search the table for a random key, into pages the write's pager has dropped.
 /// At 16 bits a digest and 4 probes, about 1 digest in 400 not in the table is searched for anyway.
-struct CodeFilter {
+struct CodeFilter: Sendable {
     private var words: [UInt64]
     /// How many bits `words` holds: 16 per digest of `capacity`, not rounded up to a power of two, which took
     /// up to twice that at the end of a large import (docs/BULK.md, "Fault-around off while a large write runs").

@@ -6,7 +6,7 @@
 /// after each write of the held codes: a tenth of a rebuild's CPU at a million events (`perf`,
 /// docs/BULK.md). A slot holds the digest and its count side by side, so that a lookup at random reads one
 /// cache line.
-struct HeldCodes {
+struct HeldCodes: Sendable {
     private struct Slot {
         var high: UInt64
         var low: UInt64

@@ -1,4 +1,4 @@
-import LMDB
+public import LMDB
 
 /// The `codes` table as a rebuild that keeps the scan list checks it, instead of emptying it and writing it
 /// again: at ten million events the table holds millions of random keys, and writing it again, a million
@@ -14,12 +14,16 @@ import LMDB
 /// a repeated code the log scans once adds (code, 1), where the table holds another count. So equal sums
 /// also mean that every `seenBefore` taken is right, and the rebuild may then check the scan list with them.
 /// When they differ, the rebuild starts again and writes the table (`CodeCounts`).
-public struct KeptCodes {
+public struct KeptCodes: Sendable {
     /// The sum of the stored entries' hashes.
     private let stored: UInt64
     /// The codes the stored table counts more than once, each held as 1 + the scans of it applied so far
     /// (a held count is at least 1).
     private var repeated = HeldCodes()
+    /// The repeated codes as a Bloom filter, about 2 bytes a code against the table's 48: nearly every
+    /// code is not one, and the filter, small enough to stay in the processor's cache, says so without a
+    /// read of the table at random (a miss of the cache for nearly every scan).
+    private let mayBeRepeated: CodeFilter
     /// The sum of the hashes of the entries the scans applied so far give, the repeated codes' left out
     /// until `isStoredTable`.
     private var given: UInt64 = 0
@@ -27,32 +31,45 @@ public struct KeptCodes {
     private init(stored: UInt64, repeated: HeldCodes) {
         self.stored = stored
         self.repeated = repeated
+        var filter = CodeFilter(capacity: max(repeated.count, 1))
+        repeated.forEach { code, _ in filter.insert(code) }
+        mayBeRepeated = filter
     }
 
-    /// Reads the stored table, checking that a lookup finds each key where the walk finds it (an import
-    /// counts codes by lookups). Nil when the table can not be kept this way: an entry of
-    /// another shape, a key a lookup does not find, or more codes counted more than once than a rebuild
-    /// would hold (`CodeCounts.heldLimit`: their memory).
-    public static func read(_ tables: StoredTables, makingSearchIndex: Bool) throws -> KeptCodes? {
-        try read(tables, limit: CodeCounts.heldLimit(makingSearchIndex: makingSearchIndex))
+    /// Reads the stored table in `transaction`, a read transaction. Its pages are audited as `log verify`
+    /// audits them (`PageAudit`: bounds, offsets, keys in order and where lookups find them, which an
+    /// import's counts need), and its entries read by the same walk, so that a damaged page is never read as
+    /// entries (a walk by cursor would run off it). Nil when the table can not be kept this way: a damaged
+    /// page, an entry of another shape, or more codes counted more than once than a rebuild would hold
+    /// (`CodeCounts.heldLimit`: their memory).
+    public static func read(_ transaction: Transaction, makingSearchIndex: Bool) throws -> KeptCodes? {
+        try read(transaction, limit: CodeCounts.heldLimit(makingSearchIndex: makingSearchIndex))
     }
 
-    static func read(_ tables: StoredTables, limit: Int) throws -> KeptCodes? {
+    static func read(_ transaction: Transaction, limit: Int) throws -> KeptCodes? {
         var stored: UInt64 = 0
         var repeated = HeldCodes()
-        let keepable = try tables.forEachReachableEntry(.codes) { key, value in
-            guard key.count == 16, value.count == 4 else { return false }
-            let count = UInt32(bigEndian: value.loadUnaligned(as: UInt32.self))
-            stored &+= entry(key: EntryHash.of(key), count: count)
-            if count > 1 { repeated.set(CodeDigest(storedKey: key), to: 1) }
-            return repeated.count <= limit
+        let damage: [DamagedPage]
+        do {
+            damage = try PageAudit.run(transaction, only: ModelTable.codes.name) { _ in
+                { key, value in
+                    guard key.count == 16, value.count == 4 else { return "an entry of another shape" }
+                    let count = UInt32(bigEndian: value.loadUnaligned(as: UInt32.self))
+                    stored &+= entry(key: EntryHash.of(key), count: count)
+                    guard count > 1 else { return nil }
+                    repeated.set(CodeDigest(storedKey: key), to: 1)
+                    return repeated.count > limit ? "more codes counted more than once than a rebuild holds" : nil
+                }
+            }
+        } catch is SnapshotMoved {
+            return nil
         }
-        return keepable ? KeptCodes(stored: stored, repeated: repeated) : nil
+        return damage.isEmpty ? KeptCodes(stored: stored, repeated: repeated) : nil
     }
 
     /// How many scans had the code before this one, which it counts.
     mutating func countOne(_ code: CodeDigest) -> UInt32 {
-        guard let held = repeated[code] else {
+        guard mayBeRepeated.mayContain(code), let held = repeated[code] else {
             given &+= Self.entry(key: EntryHash.of(code), count: 1)
             return 0
         }
