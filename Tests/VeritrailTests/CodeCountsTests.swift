@@ -9,8 +9,11 @@ import Testing
         Array(code.utf8).withUnsafeBytes { CodeDigest(utf8: $0) }
     }
 
-    @Test(arguments: [7, 100, 1_000, 100_000])
-    func countsAsADictionaryOfEveryCodeDoes(limit: Int) throws {
+    /// With `largeTable` 500, the held codes are written at `limit` until the table holds 500 codes, and
+    /// from then on at `CodeCounts.largeTableLimit` (which these draws never reach): each write in between
+    /// takes whatever codes are held.
+    @Test(arguments: [(7, 1 << 20), (100, 1 << 20), (1_000, 1 << 20), (100_000, 1 << 20), (7, 500), (100, 500)])
+    func countsAsADictionaryOfEveryCodeDoes(limit: Int, largeTable: Int) throws {
         let tables = MemoryTables()
         var generator = SystemRandomNumberGenerator()
         // Codes drawn from a pool, so that most come again; some written by an earlier write.
@@ -23,13 +26,21 @@ import Testing
         }
         try earlier.write(to: tables, midWrite: false)
 
-        var counts = CodeCounts(limit: limit)
+        var counts = CodeCounts(limit: limit, largeTable: largeTable)
+        var writes = 0
         for _ in 0..<20_000 {
             let code = pool.randomElement(using: &generator)!
             let seen = try counts.countOne(digest(code), in: tables)
             #expect(seen == oracle[code, default: 0], "\(code)")
             oracle[code, default: 0] += 1
-            if counts.isFull { try counts.write(to: tables, midWrite: true) }
+            if counts.isFull {
+                try counts.write(to: tables, midWrite: true)
+                writes += 1
+            }
+        }
+        if largeTable < pool.count {
+            // The table is large once 500 of the 3,000 codes are written: at most that many writes before.
+            #expect(writes <= 500 / limit + 1, "\(writes) writes")
         }
         try counts.write(to: tables, midWrite: false)
         var stored: [CodeDigest: UInt32] = [:]

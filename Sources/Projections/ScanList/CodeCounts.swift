@@ -34,13 +34,24 @@ struct CodeCounts {
     /// a search of the table (a rebuild empties it first).
     private var tableIsEmpty: Bool
 
-    init(limit: Int, tableIsEmpty: Bool = false) {
+    init(limit: Int, tableIsEmpty: Bool = false, largeTable: Int = 1 << 20) {
         self.limit = limit
         self.tableIsEmpty = tableIsEmpty
+        self.largeTable = largeTable
     }
 
-    /// Whether the held codes should be written before the write goes on.
-    var isFull: Bool { held.count >= limit }
+    /// Whether the held codes should be written before the write goes on: at `limit`, or at `largeTableLimit`
+    /// once the `codes` table holds `largeTable` codes (a million). Writing the held codes then touches nearly every leaf of
+    /// the table whatever their number (random keys, about 90 a leaf), and each touch of a page the write has
+    /// spilled or its pager dropped costs a fault and a place among LMDB's dirty pages: at ten million events
+    /// an import's writes of 131,072 codes were a fifth of its writer's time (docs/BULK.md).
+    var isFull: Bool { held.count >= ((filter?.count ?? 0) >= largeTable ? max(limit, Self.largeTableLimit) : limit) }
+
+    /// What is held once the table is large: four times what an import holds, about 20 MB more, which only a
+    /// write past a million codes holds (an import of a million events stays as it was).
+    static let largeTableLimit = 4 * importLimit
+    /// How many codes make the table large (`isFull`): a million, but in tests.
+    private let largeTable: Int
 
     /// How many scans had the code with this digest before this one, which it counts.
     mutating func countOne(_ digest: CodeDigest, in tables: any ModelTables) throws -> UInt32 {
