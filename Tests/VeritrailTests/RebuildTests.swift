@@ -177,7 +177,7 @@ final class RebuildTests: XCTestCase {
             XCTAssertEqual(try codesTable(store), codesBefore, what)
             XCTAssertEqual(try answers(store), before, what)
             XCTAssertFalse(try rebuild(store).rewroteCodes, "\(what): a second rebuild keeps the table")
-            // The table as the import left it: a scan of a code counted twice is seen before twice.
+            // The table as the import left it: the fourth scan of C-3 has three before it.
             let again = try ok(["show", "again-3", "--json", "--store", store.path])
             XCTAssertEqual(jsonObject(again.stdout)?["seenBefore"] as? Int, 3, what)
         }
