@@ -273,7 +273,7 @@ public final class Store: @unchecked Sendable {
             defer { storedTree.cancel() }
             let storedIndex = keepsIndex ? Pipeline<Bool> { [self] emit in _ = emit(try searchIndexPagesAreSound()) } : nil
             defer { storedIndex?.cancel() }
-            // A third thread sums the stored scan list meanwhile: a read transaction sees the models as they
+            // Another thread sums the stored scan list meanwhile: a read transaction sees the models as they
             // were before this one.
             // A list whose leaves sum right but whose branch keys a lookup can not follow (a damaged page that
             // a walk never notices, but every read by key does) is written again too.

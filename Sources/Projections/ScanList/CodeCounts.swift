@@ -41,10 +41,10 @@ struct CodeCounts {
     }
 
     /// Whether the held codes should be written before the write goes on: at `limit`, or at `largeTableLimit`
-    /// once the `codes` table holds `largeTable` codes (a million). Writing the held codes then touches nearly every leaf of
-    /// the table whatever their number (random keys, about 90 a leaf), and each touch of a page the write has
-    /// spilled or its pager dropped costs a fault and a place among LMDB's dirty pages: at ten million events
-    /// an import's writes of 131,072 codes were a fifth of its writer's time (docs/BULK.md).
+    /// once the `codes` table holds `largeTable` codes (a million). Writing the held codes then touches nearly
+    /// every leaf of the table whatever their number (random keys, about 90 a leaf), and each touch of a page
+    /// the write has spilled or its pager dropped costs a fault and a place among LMDB's dirty pages: at ten
+    /// million events an import's writes of 131,072 codes were a fifth of its writer's time (docs/BULK.md).
     var isFull: Bool { held.count >= ((filter?.count ?? 0) >= largeTable ? max(limit, Self.largeTableLimit) : limit) }
 
     /// What is held once the table is large: four times what an import holds, about 20 MB more, which only a

@@ -3,7 +3,8 @@
 ///
 /// Why: a replay of the log's first `n` events leaves out the reports made after them (`ScanRowHeader`), so
 /// a scan whose message may hold a needle was a row read in every replay, whatever the prefix (72,307
-/// reports carry a message at ten million events): `a ` as of the 9,990,000th took 134 ms, 15 ms at the head. With these, a replay takes from the messages' sets the scans reported within the prefix, and
+/// reports carry a message at ten million events): `a ` as of the 9,990,000th took 134 ms, 15 ms at the
+/// head. With these, a replay takes from the messages' sets the scans reported within the prefix, and
 /// answers as a query at the head does.
 ///
 /// Stored as LEB128 varints, seq ascending (a write's reports come after every stored one, so a write
