@@ -18,8 +18,9 @@ internal import SystemCalls
 /// highest address written is where the next pages will come from. When the writer stops reporting, it is
 /// writing elsewhere: LMDB may be spilling (`spilledBehind`), or the end of an import writing the indexes it
 /// kept in memory. The pager then drops the pages where those go every millisecond, and every page every
-/// 10 ms. Populated pages the transaction does not use end up zero-filled in the file, at most `ahead`
-/// bytes, where the next write transaction takes its pages from.
+/// 10 ms when the process holds more than `PageRelease.residentWhileWriting`. Populated pages the
+/// transaction does not use end up zero-filled in the file, at most `ahead` bytes, where the next write
+/// transaction takes its pages from.
 ///
 /// Linux only (`Environment` makes none elsewhere); `stop()` must be called before the transaction ends.
 final class MapPager: @unchecked Sendable {
@@ -115,7 +116,7 @@ final class MapPager: @unchecked Sendable {
                 return
             case .committing:
                 condition.unlock()
-                drop(from: mapStart, to: mapEnd)
+                dropAllIfResidentMuch()
                 condition.lock()
                 if phase == .committing { condition.wait(microseconds: PageRelease.whileCommitting) }
             case .writing:
@@ -130,7 +131,8 @@ final class MapPager: @unchecked Sendable {
                 // Nothing to do: wait for news from the writer. While none comes, it is writing elsewhere
                 // than it reports: LMDB may be spilling, or the end of an import writing the indexes it kept
                 // in memory. Each millisecond the pages where those go are dropped (`dropWhileSilent`), and
-                // after 10 waits that found nothing to do (`silentWaits`) every page, as while it commits.
+                // after 10 waits that found nothing to do (`silentWaits`) every page if the process holds
+                // much, as while it commits (`dropAllIfResidentMuch`).
                 waiting = true
                 condition.wait(microseconds: PageRelease.whileWriterSilent)
                 waiting = false
@@ -139,11 +141,25 @@ final class MapPager: @unchecked Sendable {
                     let idle = silentWaits * PageRelease.whileWriterSilent >= PageRelease.whenWriterIdle
                     if idle { silentWaits = 0 }
                     condition.unlock()
-                    if idle { drop(from: mapStart, to: mapEnd) } else { dropWhileSilent(reached: reached) }
+                    if idle { dropAllIfResidentMuch() } else { dropWhileSilent(reached: reached) }
                     condition.lock()
                 }
             }
         }
+    }
+
+    /// Drops every page of the map when the process holds more than `PageRelease.residentWhileWriting` (or
+    /// that can not be read): below it, what the writer wrote away from its frontier is not yet worth a walk
+    /// of the whole map's page tables, and the readers of the same process (a rebuild's) let go of their own
+    /// pages.
+    private func dropAllIfResidentMuch() {
+        if MapPager.dropsEveryPage(resident: ResidentSet.residentBytes()) { drop(from: mapStart, to: mapEnd) }
+    }
+
+    /// Whether a process whose resident set is `resident` bytes (nil: not known) is due a drop of every page.
+    static func dropsEveryPage(resident: Int?) -> Bool {
+        guard let resident else { return true }
+        return resident >= PageRelease.residentWhileWriting
     }
 
     /// Drops, while the writer sends no news, the places its pages then go (`rangesWhileSilent`).

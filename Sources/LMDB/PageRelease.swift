@@ -31,9 +31,18 @@ public enum PageRelease {
     /// branch pages above them.
     static let keptBehindWriter: UInt = 8 << 20
     /// Microseconds of waits that found nothing to do (`MapPager.silentWaits`) after which a large write's
-    /// pager drops every page of the map: the writer is then writing elsewhere than it reports (the end of
-    /// an import writes the indexes it kept in memory).
+    /// pager drops every page of the map if the process holds more than `residentWhileWriting`: the writer
+    /// is then writing elsewhere than it reports (the end of an import writes the indexes it kept in memory).
     static let whenWriterIdle = 10_000
+    /// Bytes of resident set (`ResidentSet.residentBytes`) under which a large write's pager does not drop
+    /// every page of the map, while the writer is silent or commits. Such a drop walks the page tables of the
+    /// whole map (12 GB at ten million events), and every page a reader in the same process had mapped takes
+    /// a fault again: a rebuild's readers let go of their own pages, and dropping them all every 10 ms as
+    /// well cost a 10M rebuild about a tenth of its time (docs/BULK.md, "A large write's pager measures
+    /// before it drops every page"). Measured as the whole resident set, not the mapped pages alone: the
+    /// memory bars are on the whole (a 10M import holds about 200 MB of heap, and drops as often as before).
+    /// Under issue 12's 200 MB bar for a 1M import, with room for what 10 ms of writing maps.
+    static let residentWhileWriting = 160 << 20
     /// Microseconds between two drops of the places a large write's pages go while the writer sends no
     /// news (`MapPager.rangesWhileSilent`): a spill maps its 64 MiB again over tens of milliseconds, so each
     /// drop finds a few MB of it.

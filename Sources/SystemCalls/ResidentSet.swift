@@ -15,25 +15,32 @@ public enum ResidentSet {
     /// the store's map, the binary's own code); nil when `/proc` can not be read.
     ///
     /// The corresponding C function is `pread` of `/proc/self/statm` (its third field, in pages).
-    public static func mappedFileBytes() -> Int? {
+    public static func mappedFileBytes() -> Int? { statmField(2) }
+
+    /// The bytes of the whole resident set (what GNU time's `%M` peaks at); nil when `/proc` can not be read.
+    ///
+    /// The corresponding C function is `pread` of `/proc/self/statm` (its second field, in pages).
+    public static func residentBytes() -> Int? { statmField(1) }
+
+    /// Field `index` (from 0) of `/proc/self/statm`, "size resident shared text lib data dt", in bytes.
+    private static func statmField(_ index: Int) -> Int? {
         guard statm >= 0 else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer -> Int? in
             let count = pread(statm, buffer.baseAddress, buffer.count, 0)
             guard count > 0 else { return nil }
-            // "size resident shared text lib data dt", in pages.
             var field = 0, value = 0, digits = 0
             for byte in buffer.prefix(count) {
                 if byte == UInt8(ascii: " ") {
-                    if field == 2 { break }
+                    if field == index { break }
                     field += 1
                     value = 0
                     digits = 0
-                } else if field == 2, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 {
+                } else if field == index, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 {
                     value = value * 10 + Int(byte - UInt8(ascii: "0"))
                     digits += 1
                 }
             }
-            return field == 2 && digits > 0 ? value * MemoryMap.pageSize : nil
+            return field == index && digits > 0 ? value * MemoryMap.pageSize : nil
         }
     }
 }

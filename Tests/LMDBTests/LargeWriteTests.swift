@@ -89,6 +89,17 @@ struct LargeWriteTests {
         #expect(ranges(reached: map.upperBound - mib, populated: map.upperBound).count == 1)
     }
 
+    /// The drop of every page, while the writer is silent or commits, is made only when the process holds
+    /// much: it walks the whole map, and a rebuild's readers would each fault their pages in again.
+    @Test func thePagerDropsEveryPageOnlyWhenTheProcessHoldsMuch() {
+        #expect(!MapPager.dropsEveryPage(resident: 0))
+        #expect(!MapPager.dropsEveryPage(resident: PageRelease.residentWhileWriting - 1))
+        #expect(MapPager.dropsEveryPage(resident: PageRelease.residentWhileWriting))
+        #expect(MapPager.dropsEveryPage(resident: 1 << 40))
+        // `/proc` not read: dropped, as before the measure.
+        #expect(MapPager.dropsEveryPage(resident: nil))
+    }
+
     @Test func aWriteThatThrowsLeavesNothing() throws {
         struct Refused: Error {}
         try withTemporaryEnvironment(mapSize: 256 << 20, flags: .writeMap) { environment, _ in

@@ -2,7 +2,7 @@ import Glibc
 import SystemCalls
 import Testing
 
-/// `ResidentSet.mappedFileBytes` against memory the test maps and lets go of itself. Other tests run in the
+/// `ResidentSet.mappedFileBytes` and `residentBytes` against memory the test maps and lets go of itself. Other tests run in the
 /// same process meanwhile, so the figures are compared with room for what they map.
 struct ResidentSetTests {
     @Test func countsSharedPagesAsTheyAreMappedAndLetGo() throws {
@@ -15,6 +15,9 @@ struct ResidentSetTests {
         for offset in stride(from: 0, to: count, by: MemoryMap.pageSize) { map.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
         let touched = try #require(ResidentSet.mappedFileBytes())
         #expect(touched >= before + count - room, "\(before) → \(touched) bytes")
+        // The whole resident set holds them too (`residentBytes`, which a large write's pager reads).
+        let resident = try #require(ResidentSet.residentBytes())
+        #expect(resident >= touched - room, "\(resident) bytes resident, \(touched) of them shared")
         try MemoryMap.advise(map, count: count, .dontNeed)
         let dropped = try #require(ResidentSet.mappedFileBytes())
         #expect(dropped <= touched - count + room, "\(touched) → \(dropped) bytes")
