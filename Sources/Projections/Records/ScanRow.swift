@@ -269,21 +269,25 @@ public struct PreparedScan: Sendable {
         self = ScanText.with(scan) { PreparedScan(seq: 0, counted: counted, text: $0, hashed: false) }
     }
 
-    /// A stored scan, read in place (a rebuild).
-    public init(seq: UInt64, stored: StoredScan) {
-        self.init(seq: seq, counted: stored.counted, text: stored.text, hashed: true)
+    /// A stored scan, read in place (a rebuild). With `keepingRow` false, for a rebuild that keeps the scan
+    /// list and the search index (`CheckedScanList`, which needs only the hashes), the row's bytes are hashed
+    /// and let go here, on the decoding thread that made them: the scan then holds no memory of its own, and
+    /// the applying thread, which reads it in place, neither frees nor retains any (docs/BULK.md).
+    public init(seq: UInt64, stored: StoredScan, keepingRow: Bool = true) {
+        self.init(seq: seq, counted: stored.counted, text: stored.text, hashed: true, keepingRow: keepingRow)
     }
 
-    private init(seq: UInt64, counted: CountedScan, text: ScanText, hashed: Bool) {
+    private init(seq: UInt64, counted: CountedScan, text: ScanText, hashed: Bool, keepingRow: Bool = true) {
         self.seq = seq
         self.counted = counted
         var bytes = ScanRow.encodedHeader(seq: seq, at: counted.at, actor: counted.actor, text: text,
                                           counterfeit: counted.isCounterfeit, report: nil)
-        headerCount = bytes.count
+        let headerCount = bytes.count
         bytes.append(contentsOf: text.scanId)
-        self.bytes = bytes
         code = CodeDigest(utf8: text.code)
         hashes = hashed ? PreparedScan.entryHashes(bytes, headerCount: headerCount, actor: counted.actor) : nil
+        self.bytes = keepingRow ? bytes : []
+        self.headerCount = keepingRow ? headerCount : 0
     }
 
     /// The hashes of the scan's entries' long parts (see `hashes`).
@@ -301,7 +305,8 @@ public struct PreparedScan: Sendable {
 
     /// Calls `body` with the row's header and the scanId's bytes.
     func withHeaderAndScanId<R>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBytes { b in
+        precondition(!bytes.isEmpty, "a scan prepared without its row (keepingRow: false) has no row to give")
+        return try bytes.withUnsafeBytes { b in
             try body(UnsafeRawBufferPointer(rebasing: b[..<headerCount]), UnsafeRawBufferPointer(rebasing: b[headerCount...]))
         }
     }
