@@ -241,9 +241,10 @@ public final class Store: @unchecked Sendable {
     /// false), holding fewer codes' counts beside the sets it makes (`CheckedScanList(makingSearchIndex:)`).
     ///
     /// The write is paged (`Environment.write(large:)`): it writes nothing to the log, so its pager drops
-    /// every mapped page every few milliseconds. A rebuild rewrites tables whose keys are random (`codes`,
-    /// merged into whole every million codes), and every page it wrote stayed mapped until the commit: at
-    /// ten million events, most of its peak memory. It reads the log from page to page, so it keeps the
+    /// every mapped page every 10 ms once the process holds more than `PageRelease.residentWhileWriting`. A
+    /// rebuild that writes the `codes` table again (random keys, merged into whole every million codes)
+    /// would otherwise keep every page it wrote mapped until the commit: at ten million events, most of its
+    /// peak memory. It reads the log from page to page, so it keeps the
     /// kernel's fault-around (`readsInOrder`), which maps the next pages with each fault, unless it makes
     /// the search index: it then writes the codes' counts to their table every 131,072 codes, each time
     /// touching nearly every leaf, and with fault-around each touch mapped the 2 MiB folio around it: spikes
