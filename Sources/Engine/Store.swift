@@ -385,9 +385,9 @@ public final class Store: @unchecked Sendable {
         var count: UInt64 = 0
         while let batch = try events.next() {
             // Read in place: the blocks the decoding thread allocated for each item (a prepared scan's row)
-            // are freed on that thread when it fills the batch again (`Pipeline`). Taken out here, they
-            // were freed on this one, each waiting for the lock of the decoder's arena: a tenth of this
-            // thread's time in a 10M rebuild (docs/BULK.md).
+            // are freed on that thread when it fills the batch again (`Pipeline`). Items taken out of the
+            // batch were freed on this thread, each free waiting for the lock of the decoder's arena: a tenth
+            // of this thread's time in a 10M rebuild (docs/BULK.md).
             try batch.forEach { item in
                 if let scan = item.scan {
                     last = (item.seq, try Feed.apply(scan, seq: item.seq, to: models))

@@ -38,8 +38,8 @@ public enum PageRelease {
     /// every page of the map, while the writer is silent or commits. Such a drop walks the page tables of the
     /// whole map (12 GB at ten million events), and every page a reader in the same process had mapped takes
     /// a fault again: a rebuild's readers let go of their own pages, and dropping them all every 10 ms as
-    /// well cost a 10M rebuild about a tenth of its time (docs/BULK.md, "A large write's pager measures
-    /// before it drops every page"). Measured as the whole resident set, not the mapped pages alone: the
+    /// well cost a 10M rebuild about a tenth of its time (docs/BULK.md, "A rebuild's applying thread, and
+    /// what its pager drops"). Measured as the whole resident set, not the mapped pages alone: the
     /// memory bars are on the whole (a 10M import holds about 200 MB of heap, and drops as often as before).
     /// Under issue 12's 200 MB bar for a 1M import, with room for what 10 ms of writing maps.
     static let residentWhileWriting = 160 << 20

@@ -2,8 +2,8 @@ import Glibc
 import SystemCalls
 import Testing
 
-/// `ResidentSet.mappedFileBytes` and `residentBytes` against memory the test maps and lets go of itself. Other tests run in the
-/// same process meanwhile, so the figures are compared with room for what they map.
+/// `ResidentSet.mappedFileBytes` and `residentBytes` against memory the test maps and lets go of itself.
+/// Other tests run in the same process meanwhile, so the figures are compared with room for what they map.
 struct ResidentSetTests {
     @Test func countsSharedPagesAsTheyAreMappedAndLetGo() throws {
         let count = 32 << 20, room = 8 << 20
