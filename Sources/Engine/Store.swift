@@ -374,9 +374,9 @@ public final class Store: @unchecked Sendable {
                         if at > notAfter { return false }
                     }
                     if let scan = try reader.decodingErrors(seq: seq, { () throws(FieldError) in try Feed.read(bytes, seq: seq) }) {
-                        return emit(FedEvent(scan: scan, seq: seq))
+                        return emit(.scan(scan, seq: seq))
                     }
-                    return emit(FedEvent(event: try reader.decode(bytes, seq: seq)))
+                    return emit(.event(try reader.decode(bytes, seq: seq)))
                 }
             }
         }
@@ -387,11 +387,13 @@ public final class Store: @unchecked Sendable {
             // Read in place: the blocks the decoding thread allocated for each item (a prepared scan's row)
             // are freed on that thread when it fills the batch again (`Pipeline`). Items taken out of the
             // batch were freed on this thread, each free waiting for the lock of the decoder's arena: a tenth
-            // of this thread's time in a 10M rebuild (docs/BULK.md).
+            // of this thread's time in a 10M rebuild (docs/BULK.md). The switch still copies the item, a
+            // retain of each array and string it holds: little once a scan holds none (`HashedRowFeed`).
             try batch.forEach { item in
-                if let scan = item.scan {
-                    last = (item.seq, try Feed.apply(scan, seq: item.seq, to: models))
-                } else if let logged = item.event {
+                switch item {
+                case let .scan(scan, seq):
+                    last = (seq, try Feed.apply(scan, seq: seq, to: models))
+                case let .event(logged):
                     try models.apply(logged)
                     last = (logged.seq, logged.event.at)
                 }
@@ -406,22 +408,7 @@ public final class Store: @unchecked Sendable {
 
 /// An event as the replay loop reads it: a scan as far as the models' scan list needs it, any other event
 /// whole.
-///
-/// Two optionals rather than an enum: the loop reads each item in place, and binding an enum's payload there
-/// copied it, a retain of each array and string it holds (each a miss of the cache where the decoding
-/// thread last wrote the count: a tenth of a 10M rebuild's applying thread). An optional is bound in place.
-private struct FedEvent<Scan> {
-    var scan: Scan?
-    var seq: UInt64
-    var event: LoggedEvent?
-
-    init(scan: consuming Scan, seq: UInt64) {
-        self.scan = scan
-        self.seq = seq
-    }
-
-    init(event: consuming LoggedEvent) {
-        seq = event.seq
-        self.event = event
-    }
+private enum FedEvent<Scan> {
+    case scan(Scan, seq: UInt64)
+    case event(LoggedEvent)
 }
