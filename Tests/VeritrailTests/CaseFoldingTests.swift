@@ -36,4 +36,37 @@ final class CaseFoldingTests: XCTestCase {
             XCTAssertEqual(out, [0x41] + reference(text), "appended after other bytes: \(text)")
         }
     }
+
+    /// Text that is not ASCII is read from its bytes, and a scalar that `changesWhenLowercased` says lower-casing
+    /// leaves alone is copied: that must be so for every scalar there is, between ASCII and beside another
+    /// scalar that is not ASCII.
+    func testEveryScalarLowerCasesAsTheSpecSays() {
+        var differing: [String] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "Ab" + String(Character(scalar)) + "é"
+            if CaseFolding.lowercasedUTF8(text) != reference(text) { differing.append(String(value, radix: 16)) }
+        }
+        XCTAssertEqual(differing, [], "scalars lower-cased otherwise than the spec says")
+    }
+
+    /// Bytes that are not valid UTF-8 (never a stored string) are read as `String` reads them, each bad
+    /// sequence a U+FFFD: stray continuation bytes, sequences cut short, overlong forms, surrogates, bytes
+    /// past U+10FFFF.
+    func testBytesThatAreNotUTF8AreReadAsAStringReadsThem() {
+        let bad: [[UInt8]] = [[0x80], [0xC3], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+                              [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE4, 0xB8], [0xC3, 0xA9, 0xFF], [0xE4, 0x41, 0x42]]
+        var generator = SystemRandomNumberGenerator()
+        var inputs = bad.map { Array("AbÉ".utf8) + $0 + Array("Zü".utf8) }
+        let pieces: [[UInt8]] = [[0x41], [0x7A], Array("É".utf8), Array("海".utf8), Array("📦".utf8), [0x80], [0xBF], [0xC3], [0xE4],
+                                 [0xF0], [0xFF], [0xED, 0xA0]]
+        for _ in 0..<2000 {
+            inputs.append((0..<Int.random(in: 1...12, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! })
+        }
+        for bytes in inputs {
+            var out: [UInt8] = []
+            bytes.withUnsafeBytes { CaseFolding.appendLowercased(utf8: $0, to: &out) }
+            XCTAssertEqual(out, reference(String(decoding: bytes, as: UTF8.self)), "\(bytes)")
+        }
+    }
 }
