@@ -44,4 +44,21 @@ public enum PrefixedSHA256 {
             withUnsafeBytes(of: UInt8(0x00)) { hash(prefix: $0, canonical, into: leaf) }
         }
     }
+
+    /// The leaves `SHA-256(0x00 ‖ a)` and `SHA-256(0x00 ‖ b)` of two canonical forms, into the 32 bytes at
+    /// `leafA` and at `leafB`. With the SHA extensions the two run side by side.
+    @inline(__always)
+    public static func twoLeaves(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer,
+                                 leafA: UnsafeMutableRawPointer, leafB: UnsafeMutableRawPointer) {
+        if hardware {
+            veritrail_sha256_two_leaves(a.baseAddress?.assumingMemoryBound(to: UInt8.self), a.count,
+                                        b.baseAddress?.assumingMemoryBound(to: UInt8.self), b.count,
+                                        leafA.assumingMemoryBound(to: UInt8.self), leafB.assumingMemoryBound(to: UInt8.self))
+        } else {
+            withUnsafeBytes(of: UInt8(0x00)) { zero in
+                hash(prefix: zero, a, into: leafA)
+                hash(prefix: zero, b, into: leafB)
+            }
+        }
+    }
 }

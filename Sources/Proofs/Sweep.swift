@@ -52,40 +52,17 @@ struct Sweep: Sendable {
         var canonical = CanonicalBuffer()
         let cursor = try reader.transaction.cursor(tree.database)
         var record = try start.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
-        var expectedSeq = start + 1
-        try before.withUnsafeBytes { before in
-        var previous = before
-        try reader.forEachRecord(from: start + 1, through: end) { seq, bytes in
-            guard seq == expectedSeq, (try? StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)) != nil,
-                  let stored = StoredEvent.hash(in: bytes)
-            else {
-                sweep.chainBroken = true
-                return false
-            }
-            // With the chain, the leaf is made beside the link (`HashChain.linkAndLeaf`).
-            var leaf: TreeHash?
-            if chain {
-                let at = StoredEvent.at(in: bytes)
-                let backwards = lastAt.map { last in at.map { $0 < last } ?? false } ?? false
-                leaf = TreeHash.leaf(canonical.bytes, linking: previous, to: stored)
-                guard leaf != nil, !backwards, let id = StoredEvent.id(in: bytes) else {
-                    sweep.chainBroken = true
-                    return false
-                }
-                if let key { sweep.ids.add(id: id, seq: seq, key: key) }
-                previous = stored
-                lastAt = at
-            }
-            expectedSeq += 1
-            guard sweep.firstBadSeq == nil else { return true }
+        // Checks leaf `seq`'s hash against its stored record, and appends it to the chunk's frontier.
+        func place(_ leaf: TreeHash, seq: UInt64) throws {
+            guard sweep.firstBadSeq == nil else { return }
             let index = seq - 1
             guard let entry = record, UInt64(bigEndianBytes: entry.key) == index else {
                 sweep.firstBadSeq = seq
-                return true
+                return
             }
             let expected = 32 * (1 + (~index).trailingZeroBitCount)
             var offset = 0, same = entry.value.count == expected
-            sweep.frontier.append(leaf ?? TreeHash.leaf(canonical.bytes)) { hash in
+            sweep.frontier.append(leaf) { hash in
                 if same { same = TreeHash(entry.value, at: offset) == hash }
                 offset += 32
             }
@@ -99,9 +76,52 @@ struct Sweep: Sendable {
             if !same || offset != expected { sweep.firstBadSeq = seq }
             if seq == size { sweep.frontierAt = sweep.frontier }
             record = try cursor.next()
+        }
+        // Without the chain, leaves are made two at a time (`TreeHash.leaves`): an event's canonical form
+        // waits in `held` for the next one's.
+        var held = CanonicalBuffer()
+        var heldSeq: UInt64?
+        var expectedSeq = start + 1
+        try before.withUnsafeBytes { before in
+        var previous = before
+        try reader.forEachRecord(from: start + 1, through: end) { seq, bytes in
+            let holding = !chain && heldSeq == nil
+            guard seq == expectedSeq, let stored = StoredEvent.hash(in: bytes),
+                  (try? holding ? StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &held)
+                       : StoredEvent.canonical(bytes, seq: seq, withHash: false, into: &canonical)) != nil
+            else {
+                sweep.chainBroken = true
+                return false
+            }
+            expectedSeq += 1
+            if holding {
+                heldSeq = seq
+                return true
+            }
+            if let first = heldSeq {
+                let (leafA, leafB) = TreeHash.leaves(held.bytes, canonical.bytes)
+                heldSeq = nil
+                try place(leafA, seq: first)
+                try place(leafB, seq: seq)
+                return true
+            }
+            // With the chain, the leaf is made beside the link (`HashChain.linkAndLeaf`).
+            let at = StoredEvent.at(in: bytes)
+            let backwards = lastAt.map { last in at.map { $0 < last } ?? false } ?? false
+            guard let leaf = TreeHash.leaf(canonical.bytes, linking: previous, to: stored), !backwards,
+                  let id = StoredEvent.id(in: bytes)
+            else {
+                sweep.chainBroken = true
+                return false
+            }
+            if let key { sweep.ids.add(id: id, seq: seq, key: key) }
+            previous = stored
+            lastAt = at
+            try place(leaf, seq: seq)
             return true
         }
         }
+        if let last = heldSeq { try place(TreeHash.leaf(held.bytes), seq: last) }
         if expectedSeq != end + 1 { sweep.chainBroken = true }
         // A chunk is shorter than the log's read between releases (`PageRelease.logRecords`).
         reader.transaction.releaseReadPages()

@@ -61,6 +61,20 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
         return hash
     }
 
+    /// The leaf hashes of two canonical forms, made side by side (`PrefixedSHA256.twoLeaves`): a sweep of
+    /// the tree alone makes its leaves two at a time.
+    public static func leaves(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> (TreeHash, TreeHash) {
+        var first = TreeHash.zero, second = TreeHash.zero
+        Swift.withUnsafeMutableBytes(of: &first.words) { leafA in
+            Swift.withUnsafeMutableBytes(of: &second.words) { leafB in
+                if let leafA = leafA.baseAddress, let leafB = leafB.baseAddress {
+                    PrefixedSHA256.twoLeaves(a, b, leafA: leafA, leafB: leafB)
+                }
+            }
+        }
+        return (first, second)
+    }
+
     /// The leaf hash of `canonical`, made together with the chain's link after `previous` for the same
     /// canonical form (`HashChain.linkAndLeaf`); nil when `stored` is not that link.
     public static func leaf(_ canonical: UnsafeRawBufferPointer, linking previous: UnsafeRawBufferPointer,

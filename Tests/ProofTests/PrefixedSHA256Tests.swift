@@ -4,7 +4,8 @@ import Proofs
 import Testing
 
 /// `log verify` hashes with `CSHA256` (the SHA extensions) where the CPU has them: its hashes must be
-/// swift-crypto's for every length around the block boundaries, the link and leaf made side by side too.
+/// swift-crypto's for every length around the block boundaries, the link and leaf made side by side too, and
+/// two leaves side by side (`rebuild`'s check of the tree).
 @Suite("SHA-256 of log verify")
 struct PrefixedSHA256Tests {
     private func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
@@ -46,6 +47,18 @@ struct PrefixedSHA256Tests {
             }
             #expect(refused == nil)
             #expect(TreeHash.node(TreeHash(bytes: previous)!, TreeHash(bytes: link)!).bytes == sha256([0x01] + previous + link))
+        }
+    }
+
+    @Test("two leaves side by side, forms of 0 to 300 bytes against forms of any block count")
+    func twoLeaves() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...300 {
+            for other in [0, 1, 54, 55, 62, 63, 64, 118, 119, 127, 128, 350, 700] {
+                let a = randomBytes(count, &generator), b = randomBytes(other, &generator)
+                let (first, second) = a.withUnsafeBytes { a in b.withUnsafeBytes { TreeHash.leaves(a, $0) } }
+                #expect(first.bytes == sha256([0x00] + a) && second.bytes == sha256([0x00] + b), "forms of \(count) and \(other) bytes")
+            }
         }
     }
 }
