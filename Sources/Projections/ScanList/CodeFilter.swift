@@ -3,19 +3,24 @@
 ///
 /// A large import needs it: once its held codes are written (`CodeCounts.importLimit`), nearly every new
 /// scan would otherwise search the table for a random key, into pages the write's pager has dropped.
-/// At 16 bits a digest and 4 probes, about 1 digest in 400 not in the table is searched for anyway.
+/// At 16 bits a digest and 4 probes, about 1 digest in 400 not in the table is searched for anyway; at 8
+/// bits, about 1 in 40.
 struct CodeFilter: Sendable {
     private var words: [UInt64]
-    /// How many bits `words` holds: 16 per digest of `capacity`, not rounded up to a power of two, which took
-    /// up to twice that at the end of a large import (docs/BULK.md, "Fault-around off while a large write runs").
+    /// How many bits `words` holds: `bitsPerDigest` per digest of `capacity`, not rounded up to a power of
+    /// two, which took up to twice that at the end of a large import (docs/BULK.md, "Fault-around off while a
+    /// large write runs").
     private let bits: UInt64
     /// How many digests it can hold at that rate; past it, `Models` makes a larger one.
     let capacity: Int
     private(set) var count = 0
 
-    init(capacity: Int) {
+    /// A filter of `capacity` digests at `bitsPerDigest` bits each: 16 where a digest wrongly let through
+    /// costs a search of the stored table, fewer where it costs a lookup in memory and the filter must stay
+    /// in the processor's cache (`KeptCodes`).
+    init(capacity: Int, bitsPerDigest: Int = 16) {
         self.capacity = capacity
-        let words = max(1, (capacity * 16 + 63) / 64)
+        let words = max(1, (capacity * bitsPerDigest + 63) / 64)
         self.words = Array(repeating: 0, count: words)
         bits = UInt64(words * 64)
     }

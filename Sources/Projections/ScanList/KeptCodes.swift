@@ -20,9 +20,11 @@ public struct KeptCodes: Sendable {
     /// The codes the stored table counts more than once, each held as 1 + the scans of it applied so far
     /// (a held count is at least 1).
     private var repeated = HeldCodes()
-    /// The repeated codes as a Bloom filter, about 2 bytes a code against the table's 48: nearly every
-    /// code is not one, and the filter, small enough to stay in the processor's cache, says so without a
-    /// read of the table at random (a miss of the cache for nearly every scan).
+    /// The repeated codes as a Bloom filter, a byte a code against the table's 48: nearly every code is not
+    /// one, and the filter, small enough to stay in the processor's cache, says so without a read of the
+    /// table at random (a miss of the cache for nearly every scan). At 16 bits a code it was 1 MB at ten
+    /// million events, the size of the second-level cache, and each look missed it (docs/BULK.md); at 8, the
+    /// 2.4% of codes it lets through cost a look at `repeated`.
     private let mayBeRepeated: CodeFilter
     /// The sum of the hashes of the entries the scans applied so far give, the repeated codes' left out
     /// until `isStoredTable`.
@@ -31,7 +33,7 @@ public struct KeptCodes: Sendable {
     private init(stored: UInt64, repeated: HeldCodes) {
         self.stored = stored
         self.repeated = repeated
-        var filter = CodeFilter(capacity: max(repeated.count, 1))
+        var filter = CodeFilter(capacity: max(repeated.count, 1), bitsPerDigest: 8)
         repeated.forEach { code, _ in filter.insert(code) }
         mayBeRepeated = filter
     }
