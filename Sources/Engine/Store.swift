@@ -165,6 +165,7 @@ public final class Store: @unchecked Sendable {
     /// over and writes it again, keeping the list.
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
+        makeRoomForRebuild()
         do {
             do {
                 return try rebuildKeepingScanList(keepingIndex: true, progress: progress)
@@ -178,6 +179,21 @@ public final class Store: @unchecked Sendable {
             let events = try rebuild(keepingScanList: false, keepingIndex: false, keepingCodes: false, progress: progress).events
             return RebuildSummary(events: events, rewroteScanList: true, rewroteCodes: true)
         }
+    }
+
+    /// Room in the map for the tables a rebuild empties and writes again (every table but the scan list, its
+    /// indexes, the search index and `codes`, which it keeps when they are the log's): their old pages are
+    /// free only once it commits. A store just imported has one step of room (`trimToPagesInUse`), and its
+    /// first rebuild filled the map near the end (the snapshots of the small models, 210 MB at ten million
+    /// events) and ran again from the start (`Environment.makeRoom`). Room for half as much again as they
+    /// take now. A store whose tables can not be read, or a disk without the room, leaves the map as it is:
+    /// the rebuild then grows it as it fills, as before.
+    private func makeRoomForRebuild() {
+        let kept = Models.scanListTables + [.search, .codes]
+        let pages = try? log.environment.read { txn in
+            try ModelTable.allCases.filter { !kept.contains($0) }.reduce(0) { $0 + (try txn.pages(modelDatabases[$1.rawValue])) }
+        }
+        if let pages { try? log.environment.makeRoom(pages: pages + pages / 2) }
     }
 
     /// A rebuild that keeps the stored scan list, and the `codes` table when it is the log's; when that table

@@ -492,6 +492,31 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Grows the map, before a write transaction, so that `pages` pages lie free past the pages in use (at
+    /// most as many as are in use): for a write that will take more new pages than the map has left, which
+    /// would otherwise fill it late and run again from the start. A rebuild writes its small read models anew
+    /// while their old pages are freed only at its commit, and a store just made is cut back to its pages and
+    /// one step (`trimToPagesInUse`): right after an import of ten million events, the rebuild filled the map
+    /// near its end and ran twice (docs/BULK.md). Nothing when the map has the room already, and nothing
+    /// when the disk has not: the write then grows the map as it fills, as any write does.
+    ///
+    /// The corresponding C functions are `mdb_env_info` and `mdb_env_stat`, then as `resize`.
+    public func makeRoom(pages: Int) throws(LMDBError) {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        try check(mdb_env_info(handle, &info))
+        try check(mdb_env_stat(handle, &stat))
+        let inUse = info.me_last_pgno + 1, pageSize = Int(stat.ms_psize)
+        let room = min(max(pages, 0), inUse) * pageSize
+        let wanted = (inUse * pageSize + room + 0xFFFF) & ~0xFFFF
+        guard wanted > info.me_mapsize else { return }
+        do {
+            try resize { (_: Int) throws(LMDBError) -> Int? in self.mapSize < wanted ? wanted : nil }
+        } catch where error.code == Errno.noSpace.rawValue {
+            return
+        }
+    }
+
     /// Allocates the data file on disk up to the map's size before a write may touch it: with `MDB_WRITEMAP`
     /// the file is sparse, and a write to a page the disk has no room for would kill the process with
     /// SIGBUS instead of failing. A full disk so refuses the write here, with the store as it was.

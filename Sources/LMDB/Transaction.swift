@@ -303,6 +303,17 @@ public final class Transaction {
         return stat.ms_entries
     }
 
+    /// The pages `db` takes (branch, leaf and overflow pages) as this transaction sees it, from the
+    /// B-tree's header: a damaged one may say anything, so each count is taken as at most 2⁴⁸ (and the sum
+    /// can not overflow).
+    ///
+    /// The corresponding C function is `mdb_stat`.
+    public func pages(_ db: Database) throws(LMDBError) -> Int {
+        var stat = MDB_stat()
+        try check(mdb_stat(try live, db.dbi, &stat))
+        return [stat.ms_branch_pages, stat.ms_leaf_pages, stat.ms_overflow_pages].reduce(0) { $0 + min(max($1, 0), 1 << 48) }
+    }
+
     /// A new cursor over `db`, positioned nowhere until moved.
     ///
     /// The corresponding C function is `mdb_cursor_open`.

@@ -148,6 +148,47 @@ struct EnvironmentTests {
         }
     }
 
+    /// The same rewrite given room ahead for the pages it rewrites (`makeRoom`, as `rebuild` does for the
+    /// tables it writes anew) runs once, within the same bar; room asked for again, or beyond what is in use,
+    /// grows the map no further.
+    @Test func aRewriteGivenRoomAheadRunsOnce() throws {
+        let count = 2_000, rewritten = 400
+        try withTemporaryEnvironment(mapSize: 16 << 20, flags: .writeMap, growthStep: 1 << 20) { environment, directory in
+            let db = try environment.openDatabase(nil)
+            try put(0..<UInt32(count), db, in: environment)
+            try environment.trimToPagesInUse()
+            let before = try environment.read { txn throws in try txn.pages(db) } * 4_096
+            try environment.makeRoom(pages: rewritten + rewritten / 2)
+            let roomy = environment.mapSize
+            #expect(roomy >= before + (rewritten + rewritten / 2) * 4_096)
+            try environment.makeRoom(pages: rewritten)
+            #expect(environment.mapSize == roomy, "the room is there already")
+            #expect(try put(0..<UInt32(rewritten), db, in: environment) == 1, "the rewrite fits in the room made")
+            let inUse = try environment.read { txn throws in try txn.pages(db) } * 4_096
+            let file = try FileManager.default.attributesOfItem(atPath: directory.path + "/data.mdb")[.size] as! Int
+            #expect(file <= inUse * 5 / 4 + environment.growthStep)
+            // Room is never asked for beyond the pages in use: a damaged table's header may say anything.
+            try environment.makeRoom(pages: 1 << 40)
+            #expect(environment.mapSize <= 2 * (inUse + 8 << 20))
+        }
+    }
+
+    /// Room the disk has not got is not made, and nothing fails: the write then grows the map as it fills.
+    @Test(.enabled(if: getuid() == 0, "mounts a tmpfs: root only"))
+    func roomTheDiskHasNotGotIsNotMade() throws {
+        try withSmallDisk(megabytes: 16) { path in
+            let environment = try Environment(path: path, mapSize: 64 << 10, growthStep: 1 << 20)
+            let db = try environment.openDatabase(nil)
+            // About 9 MiB in use: room for as much again would take 18 MiB.
+            try put(0..<2_200, db, in: environment)
+            let before = environment.mapSize
+            try environment.makeRoom(pages: 2_200)
+            #expect(environment.mapSize == before)
+            try put(2_200..<2_300, db, in: environment)
+            #expect(try environment.read { txn throws in try txn.count(db) } == 2_300)
+        }
+    }
+
     @Test func mapGrowsAcrossManyWrites() throws {
         try withTemporaryEnvironment(mapSize: 64 << 10) { environment, _ in
             let db = try environment.openDatabase("many", flags: .create)
