@@ -33,7 +33,7 @@ public enum CaseFolding {
         for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
             if scalar.isASCII {
                 let b = UInt8(scalar.value)
-                out.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+                out.append(lowered(b))
             } else {
                 out.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
             }
@@ -53,7 +53,7 @@ public enum CaseFolding {
         while i < n {
             let b0 = bytes[i]
             if b0 < 0x80 {
-                out.append(b0 >= 0x41 && b0 <= 0x5A ? b0 | 0x20 : b0)
+                out.append(lowered(b0))
                 i += 1
                 continue
             }
@@ -91,6 +91,10 @@ public enum CaseFolding {
             return changes ? bits | 1 << UInt64(bit) : bits
         }
     }
+
+    /// An ASCII byte lower-cased (A–Z to a–z).
+    @inline(__always)
+    private static func lowered(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
 
     /// The scalar whose UTF-8 sequence starts at `bytes[i]`, a byte that is not ASCII, and the sequence's
     /// length; nil when the bytes there are not a valid sequence (a stray continuation byte, a sequence cut
@@ -132,7 +136,7 @@ public enum CaseFolding {
         while i < bytes.count {
             let b = bytes[i]
             if b >= 0x80 { return false }
-            if b >= 0x41 && b <= 0x5A { bytes[i] = b | 0x20 }
+            bytes[i] = lowered(b)
             i += 1
         }
         return true
