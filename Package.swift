@@ -139,13 +139,14 @@ let package = Package(
                           linkerSettings: quickStart),
         .executableTarget(name: "veritrail-bench", dependencies: ["Domain", "EventLog", "Engine", "Projections", "SystemCalls"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "CMalloc"], swiftSettings: strict),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["fold_vectors.tsv"], swiftSettings: strict),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], exclude: ["vectors.json"], swiftSettings: strict),
         .testTarget(name: "ProofTests", dependencies: [
             "Proofs", "Engine", "EventLog", "LMDB", "Domain", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
-        // Helpers shared by several test targets: event lines, and the log and its models in memory.
+        // Helpers shared by several test targets: event lines, the log and its models in memory, and what the kernel
+        // says of a mapped file.
         .target(name: "TestSupport", dependencies: ["Domain", "Projections", "StrictJSON"], path: "Tests/TestSupport", swiftSettings: strict),
         // The pure layers in-process (Swift Testing): the stored order of the word lists, the lockout timeline,
         // the rules, each projector and a replay over the borrowed scan list against the models in memory.

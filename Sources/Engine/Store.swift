@@ -163,21 +163,27 @@ public final class Store: @unchecked Sendable {
     /// the stored list can not be read, the rebuild starts over with every table emptied and written again.
     /// The `codes` table is kept the same way (`KeptCodes`); when it is not the log's, the rebuild starts
     /// over and writes it again, keeping the list.
+    ///
+    /// It reads nearly every page of the store, the log's, the list's and the index's in order: with the
+    /// kernel's read-ahead (`Environment.readingMuch`), or a store out of the page cache is read a page a
+    /// fault (docs/BULK.md, "A rebuild out of the page cache").
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
         makeRoomForRebuild()
-        do {
+        return try log.environment.readingMuch {
             do {
-                return try rebuildKeepingScanList(keepingIndex: true, progress: progress)
-            } catch is SearchIndexNotKept {
-                try emptySearchIndex()
-                return try rebuildKeepingScanList(keepingIndex: false, progress: progress)
+                do {
+                    return try rebuildKeepingScanList(keepingIndex: true, progress: progress)
+                } catch is SearchIndexNotKept {
+                    try emptySearchIndex()
+                    return try rebuildKeepingScanList(keepingIndex: false, progress: progress)
+                }
+            } catch {
+                // A stale list, or one too damaged to read. An error that has nothing to do with the list comes
+                // back from the second attempt.
+                let events = try rebuild(keepingScanList: false, keepingIndex: false, keepingCodes: false, progress: progress).events
+                return RebuildSummary(events: events, rewroteScanList: true, rewroteCodes: true)
             }
-        } catch {
-            // A stale list, or one too damaged to read. An error that has nothing to do with the list comes
-            // back from the second attempt.
-            let events = try rebuild(keepingScanList: false, keepingIndex: false, keepingCodes: false, progress: progress).events
-            return RebuildSummary(events: events, rewroteScanList: true, rewroteCodes: true)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import TestSupport
 import Testing
 
 struct EnvironmentTests {
@@ -315,6 +316,24 @@ struct EnvironmentTests {
         }
     }
 
+    /// `readingMuch` lets the kernel read ahead for its body (the map not advised `MADV_RANDOM`, which
+    /// `MDB_NORDAHEAD` sets), and leaves the map as LMDB left it afterwards, when the body throws too.
+    @Test func readingMuchReadsAheadForItsBodyOnly() throws {
+        try withTemporaryEnvironment(mapSize: 16 << 20, flags: [.writeMap, .noReadAhead]) { environment, directory in
+            let db = try environment.openDatabase(nil)
+            try put(0..<10, db, in: environment)
+            let path = directory.appendingPathComponent("data.mdb").path
+            func advisedRandom() throws -> [Bool] { try MappedFile.flags(of: path).map { $0.contains("rr") } }
+            #expect(try advisedRandom() == [true])
+            let during = try environment.readingMuch { () throws -> [Bool] in try advisedRandom() }
+            #expect(during == [false])
+            #expect(try advisedRandom() == [true])
+            struct Stop: Error {}
+            #expect(throws: Stop.self) { try environment.readingMuch { throw Stop() } }
+            #expect(try advisedRandom() == [true])
+        }
+    }
+
     @Test func filesAreCreatedOwnerOnly() throws {
         try withTemporaryEnvironment { _, directory in
             for name in ["data.mdb", "lock.mdb"] {
@@ -342,29 +361,4 @@ private final class Failures: @unchecked Sendable {
     }
 
     var errors: [any Error] { lock.withLock { collected } }
-}
-
-/// What the process maps of a file.
-enum MappedFile {
-    /// The bytes of every map of the file at `path` that are mapped into the process (`Rss` in
-    /// `/proc/self/smaps`, read line by line: Foundation reads a file of the size `stat` gives, which is 0 there).
-    static func residentBytes(of path: String) throws -> Int {
-        guard let file = fopen("/proc/self/smaps", "r") else { throw SmapsMissing() }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 4096)
-        var inFile = false
-        var bytes = 0
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let head = text.prefix { $0 != " " }
-            if head.contains("-"), head.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-                inFile = text.hasSuffix(" " + path)
-            } else if inFile, text.hasPrefix("Rss:") {
-                bytes += 1024 * (text.dropFirst(4).split(separator: " ").first.flatMap { Int($0) } ?? 0)
-            }
-        }
-        return bytes
-    }
-
-    struct SmapsMissing: Error {}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import TestSupport
 import Testing
 
 /// The page audit (`PageAudit`) on what LMDB itself writes: a store LMDB left sound must pass.
