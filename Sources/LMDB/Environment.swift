@@ -220,16 +220,29 @@ public final class Environment: @unchecked Sendable {
     /// each 4 KiB page was a fifth of its time.
     ///
     /// The advice is the process's, for the whole map, so other threads reading meanwhile get it too: it
-    /// changes how fast they read, never what. The corresponding C function is `madvise`.
+    /// changes how fast they read, never what. Calls that overlap (a server's exports) count themselves
+    /// (`readersMuch`): the last to end advises `MADV_RANDOM` again. The corresponding C function is `madvise`.
     public func readingMuch<R>(_ body: () throws -> R) throws -> R {
         let map = try read { txn in mapping(try txn.live)?.map }
         guard let map, let base = map.baseAddress else { return try body() }
         let start = UnsafeMutableRawPointer(mutating: base)
         // Fails only for a range that is not mapped, which leaves nothing to advise.
+        readersMuchLock.lock()
+        readersMuch += 1
         try? MemoryMap.advise(start, count: map.count, .normal)
-        defer { try? MemoryMap.advise(start, count: map.count, .random) }
+        readersMuchLock.unlock()
+        defer {
+            readersMuchLock.lock()
+            readersMuch -= 1
+            if readersMuch == 0 { try? MemoryMap.advise(start, count: map.count, .random) }
+            readersMuchLock.unlock()
+        }
         return try body()
     }
+
+    /// How many calls of `readingMuch` are running, under `readersMuchLock`.
+    private var readersMuch = 0
+    private let readersMuchLock = ConditionLock()
 
     /// Has the kernel map only the pages that reads touch, not the cached pages around each one
     /// (`FaultAround`): for a process that makes a few lookups and exits, which then maps, and unmaps at its

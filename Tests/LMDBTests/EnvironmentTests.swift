@@ -317,7 +317,8 @@ struct EnvironmentTests {
     }
 
     /// `readingMuch` lets the kernel read ahead for its body (the map not advised `MADV_RANDOM`, which
-    /// `MDB_NORDAHEAD` sets), and leaves the map as LMDB left it afterwards, when the body throws too.
+    /// `MDB_NORDAHEAD` sets), and leaves the map as LMDB left it once the last call that overlaps ends,
+    /// when the body throws too.
     @Test func readingMuchReadsAheadForItsBodyOnly() throws {
         try withTemporaryEnvironment(mapSize: 16 << 20, flags: [.writeMap, .noReadAhead]) { environment, directory in
             let db = try environment.openDatabase(nil)
@@ -327,6 +328,12 @@ struct EnvironmentTests {
             #expect(try advisedRandom() == [true])
             let during = try environment.readingMuch { () throws -> [Bool] in try advisedRandom() }
             #expect(during == [false])
+            // Calls that overlap (a server's exports): the first to end leaves the advice to the other.
+            let afterInner = try environment.readingMuch { () throws -> [Bool] in
+                try environment.readingMuch { () throws -> Void in }
+                return try advisedRandom()
+            }
+            #expect(afterInner == [false])
             #expect(try advisedRandom() == [true])
             struct Stop: Error {}
             #expect(throws: Stop.self) { try environment.readingMuch { throw Stop() } }

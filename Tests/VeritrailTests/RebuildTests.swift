@@ -68,22 +68,6 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(jsonObject(r.stdout)?["scanListRewritten"] as? Bool, false, r.stdout)
     }
 
-    /// A rebuild reads nearly every page of the store: it does so with the kernel's read-ahead
-    /// (`Environment.readingMuch`), or a store out of the page cache is read a page a fault (docs/BULK.md,
-    /// "A rebuild out of the page cache"). The lookups after it read without, as LMDB left the map.
-    func testRebuildReadsAheadAndLeavesTheMapAsItWas() throws {
-        let store = temporaryPath()
-        try importOK(demoEvents, into: store)
-        let opened = try Store(directory: store.path)
-        let path = store.appendingPathComponent("data.mdb").path
-        var during: [[Set<String>]] = []
-        try opened.rebuild { _ in during.append((try? MappedFile.flags(of: path)) ?? []) }
-        XCTAssertFalse(during.isEmpty)
-        XCTAssert(during.allSatisfy { !$0.isEmpty && $0.allSatisfy { !$0.contains("rr") } }, "\(during)")
-        let after = try MappedFile.flags(of: path)
-        XCTAssert(!after.isEmpty && after.allSatisfy { $0.contains("rr") }, "\(after)")
-    }
-
     /// An import past `CodeCounts.importLimit` distinct codes writes the codes it held, then counts codes
     /// through the code filter (`CodeFilter`): codes scanned before the write are found in the table, new
     /// ones are not. The stored scan list must be what a rebuild makes of the log. The 30 MB file also
