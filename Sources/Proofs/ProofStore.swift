@@ -241,15 +241,45 @@ public struct PendingCheckpoint: Sendable {
 
 extension ProofStore {
     /// Whether the stored tree, as `reader`'s snapshot holds it, is the tree of the log's first `head`
-    /// events, node for node (each leaf hash recomputed from its event's canonical form). `rebuild` asks on a
-    /// thread of its own while it recomputes the models, and writes the tree again only when it is not.
+    /// events, node for node. `rebuild` asks on a thread of its own while it recomputes the models, and writes
+    /// the tree again only when it is not.
+    ///
+    /// The leaves that the kept checkpoint covers, when it is signed under the store's key, are checked by
+    /// that checkpoint: every node above the stored leaves is made again and compared with the stored one,
+    /// and the root at the checkpoint's size must be the signed root. The leaves are then the hashes of the
+    /// events that were signed (short of a SHA-256 collision). The leaves past it, and all of them without a
+    /// signed checkpoint, are made from their events' canonical forms, as `log verify` makes them. Making
+    /// each leaf took most of the check's time (docs/BULK.md, "The tree a signed checkpoint covers").
+    ///
+    /// So an event the checkpoint covers that was damaged after it was signed leaves the signed tree as it
+    /// is: the tree goes on proving the events that were signed, and `log verify` finds the damage (its
+    /// chain link, and its leaf against the stored tree).
     public func treeMatches(_ reader: LogReader, through head: UInt64) throws -> Bool {
+        try treeMatches(reader, through: head, chunkLevel: Sweep.chunkLevel)
+    }
+
+    /// `treeMatches` in chunks of 2^`level` leaves (tests give small ones).
+    func treeMatches(_ reader: LogReader, through head: UInt64, chunkLevel level: Int) throws -> Bool {
         let tree = tree(reader.transaction)
         guard try tree.size() == head else { return false }
-        let chunks = (head + (UInt64(1) << UInt64(Sweep.chunkLevel)) - 1) >> UInt64(Sweep.chunkLevel)
-        let sweeps = try (0..<chunks).map { try Sweep.run(reader, tree: tree, chunk: $0, head: head, rootAt: nil, chain: false) }
-        let total = SweepTotal(sweeps, rootAt: nil)
-        return !total.chainBroken && total.firstBadSeq == nil
+        let signed = signedCheckpoint(reader.transaction, head: head)
+        let chunks = (head + (UInt64(1) << UInt64(level)) - 1) >> UInt64(level)
+        let sweeps = try (0..<chunks).map { chunk in
+            try Sweep.run(reader, tree: tree, chunk: chunk, level: level, head: head, rootAt: signed?.size, chain: false,
+                          storedLeaves: signed.map { (chunk + 1) << UInt64(level) <= $0.size } ?? false)
+        }
+        let total = SweepTotal(sweeps, rootAt: signed?.size)
+        return !total.chainBroken && total.firstBadSeq == nil && total.rootAt == signed?.root
+    }
+
+    /// The kept checkpoint, when it is signed under the store's key for its origin and covers at most `head`
+    /// events; nil when there is none, or it is not (`log verify` says why).
+    private func signedCheckpoint(_ txn: Transaction, head: UInt64) -> Checkpoint? {
+        guard let identity = try? identity(txn), case .note(let note) = file.read(),
+              let checkpoint = try? Checkpoint(text: try SignedNote.open(note, key: identity.verifier)),
+              checkpoint.origin == identity.origin, checkpoint.size <= head
+        else { return nil }
+        return checkpoint
     }
 
     /// Recomputes the stored tree from the log's events, inside `reader`'s write transaction.

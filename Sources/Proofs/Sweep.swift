@@ -37,19 +37,17 @@ struct Sweep: Sendable {
     var ids = IdIndexFingerprint()
 
     /// Sweeps chunk `chunk` of a log of `head` events; `size` is the checkpoint's. Without `chain`, the chain
-    /// links and the ids are not checked (the tree alone is).
+    /// links and the ids are not checked (the tree alone is). With `storedLeaves` (the tree alone, in a chunk
+    /// that a signed checkpoint covers whole: `ProofStore.treeMatches`), the leaves are the stored ones, not
+    /// made from the events: every node above them is made again and compared, and the root at the
+    /// checkpoint's size, compared with the signed one, proves the leaves.
     static func run(_ reader: LogReader, tree: StoredTree, chunk: UInt64, level: Int = chunkLevel, head: UInt64,
-                    rootAt size: UInt64?, chain: Bool = true, ids key: IdIndexFingerprint.Key? = nil) throws -> Sweep {
+                    rootAt size: UInt64?, chain: Bool = true, storedLeaves: Bool = false,
+                    ids key: IdIndexFingerprint.Key? = nil) throws -> Sweep {
         var sweep = Sweep(chunk: chunk, level: level)
         let start = chunk << UInt64(level)
         let end = min(start + sweep.leaves, head)
         guard start < end else { return sweep }
-        // The chain value before the chunk, then each event's stored one once its link is checked: a link
-        // that holds makes the stored value the chain's, read in place.
-        let before = start > 0 ? try reader.storedHash(at: start) : HashChain.genesis
-        guard let before else { return Sweep(chunk: chunk, level: level, chainBroken: true) }
-        var lastAt = start > 0 ? try reader.storedAt(at: start) : nil
-        var canonical = CanonicalBuffer()
         let cursor = try reader.transaction.cursor(tree.database)
         var record = try start.withBigEndianBytes { key in try cursor.seek(atLeast: key) }
         // Checks leaf `seq`'s hash against its stored record, and appends it to the chunk's frontier.
@@ -77,6 +75,24 @@ struct Sweep: Sendable {
             if seq == size { sweep.frontierAt = sweep.frontier }
             record = try cursor.next()
         }
+        if storedLeaves {
+            for seq in start + 1...end {
+                guard let entry = record, entry.value.count >= 32 else {
+                    sweep.firstBadSeq = seq
+                    break
+                }
+                try place(TreeHash(entry.value, at: 0), seq: seq)
+                if sweep.firstBadSeq != nil { break }
+            }
+            reader.transaction.releaseReadPages()
+            return sweep
+        }
+        // The chain value before the chunk, then each event's stored one once its link is checked: a link
+        // that holds makes the stored value the chain's, read in place.
+        let before = start > 0 ? try reader.storedHash(at: start) : HashChain.genesis
+        guard let before else { return Sweep(chunk: chunk, level: level, chainBroken: true) }
+        var lastAt = start > 0 ? try reader.storedAt(at: start) : nil
+        var canonical = CanonicalBuffer()
         // Without the chain, leaves are made two at a time (`TreeHash.leaves`): an event's canonical form
         // waits in `held` for the next one's.
         var held = CanonicalBuffer()

@@ -137,6 +137,108 @@ struct ChunkedSweepTests {
         }
     }
 
+    /// Whether `rebuild`'s check finds the stored tree to be the log's (`ProofStore.treeMatches`), in chunks
+    /// of 2^`level` leaves.
+    private func treeMatches(_ store: Store, level: Int) throws -> Bool {
+        try store.log.read { reader in try store.proofs.treeMatches(reader, through: try reader.head().seq, chunkLevel: level) }
+    }
+
+    /// Chunk sizes for `rebuild`'s check: with the checkpoint at 70 events, chunks of up to 64 leaves are
+    /// checked from their stored leaves (at 64, the first only), chunks of 128 and more from the events.
+    private static let treeCheckLevels = [0, 1, 2, 3, 6, 7, Sweep.chunkLevel]
+
+    /// `rebuild`'s check of the tree reads the leaves that the signed checkpoint covers from the stored
+    /// tree and proves them by the signed root: a damaged node is found at any level, a leaf included, whatever
+    /// the chunks; and without the checkpoint, from the events.
+    @Test(arguments: [(leaf: UInt64(63), level: 5), (leaf: 63, level: 2), (leaf: 43, level: 1), (leaf: 31, level: 4),
+                      (leaf: 7, level: 3), (leaf: 5, level: 0), (leaf: 68, level: 0), (leaf: 69, level: 1)])
+    func theTreeCheckFindsADamagedNodeTheSignedRootCovers(damage: (leaf: UInt64, level: Int)) throws {
+        try withStore { fixture, store in
+            for level in Self.treeCheckLevels { #expect(try treeMatches(store, level: level), "chunks of 2^\(level)") }
+            try flipNode(store, leaf: damage.leaf, level: damage.level)
+            for level in Self.treeCheckLevels { #expect(try !treeMatches(store, level: level), "chunks of 2^\(level)") }
+            try FileManager.default.removeItem(atPath: fixture.store + "/checkpoint")
+            for level in Self.treeCheckLevels { #expect(try !treeMatches(store, level: level), "no checkpoint, chunks of 2^\(level)") }
+        }
+    }
+
+    /// The last leaf of a log of 71 events has no parent stored: only the root at the checkpoint's size, the
+    /// signed one, covers it.
+    @Test func aLeafWithoutAParentIsProvedByTheSignedRoot() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        #expect(try fixture.importLines(Array(try StoreFixture.demoLines().prefix(71))).exit == 0)
+        let store = try Store(directory: fixture.store)
+        for level in Self.treeCheckLevels { #expect(try treeMatches(store, level: level), "chunks of 2^\(level)") }
+        try flipNode(store, leaf: 70, level: 0)
+        for level in Self.treeCheckLevels { #expect(try !treeMatches(store, level: level), "chunks of 2^\(level)") }
+    }
+
+    /// The tree of another log of as many events (one event's id is another), sound in itself, put in the
+    /// store's place: each node is what the leaves below it give, but the root is not the signed one.
+    @Test func aTreeOfAnotherLogIsNotTheLogs() throws {
+        try withStore { _, store in
+            let other = try StoreFixture()
+            defer { other.remove() }
+            var lines = Array(try StoreFixture.demoLines().prefix(Self.events))
+            lines[40] = Substring(lines[40].replacingOccurrences(of: "\"id\":\"demo-", with: "\"id\":\"other-"))
+            #expect(try other.importLines(lines).exit == 0)
+            let otherStore = try Store(directory: other.store)
+            let records = try otherStore.log.read { reader in
+                var records: [([UInt8], [UInt8])] = []
+                let cursor = try reader.transaction.cursor(otherStore.proofs.treeDatabase)
+                var entry = try cursor.first()
+                while let (key, value) = entry {
+                    records.append((Array(key), Array(value)))
+                    entry = try cursor.next()
+                }
+                return records
+            }
+            #expect(records.count == Self.events)
+            try store.log.environment.write { txn in
+                for (key, value) in records { try txn.put(store.proofs.treeDatabase, key, value) }
+            }
+            for level in Self.treeCheckLevels { #expect(try !treeMatches(store, level: level), "chunks of 2^\(level)") }
+        }
+    }
+
+    /// An event damaged after the checkpoint that covers it was signed leaves the signed tree kept where its
+    /// chunk's leaves are the stored ones: the tree proves the events that were signed, and `log verify`
+    /// names the event. Past the checkpoint's size, and in a chunk that runs past it, leaves are made from the
+    /// events, and the same damage is found.
+    @Test func anEventDamagedAfterItWasSignedLeavesTheSignedTree() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let lines = Array(try StoreFixture.demoLines().prefix(Self.events))
+        #expect(try fixture.importLines(Array(lines.prefix(60))).exit == 0)
+        let signedAt60 = try Data(contentsOf: URL(fileURLWithPath: fixture.store + "/checkpoint"))
+        #expect(try fixture.importLines(Array(lines.suffix(10))).exit == 0)
+        try signedAt60.write(to: URL(fileURLWithPath: fixture.store + "/checkpoint"))
+        let store = try Store(directory: fixture.store)
+        for level in Self.treeCheckLevels { #expect(try treeMatches(store, level: level), "chunks of 2^\(level)") }
+        /// Flips the last byte of the stored record of event `seq`.
+        func damage(_ seq: UInt64) throws {
+            try store.log.environment.write { txn in
+                var value = Array(try #require(try txn.get(store.log.events, seq.bigEndianBytes)))
+                value[value.count - 1] ^= 0x01
+                try txn.put(store.log.events, seq.bigEndianBytes, value)
+            }
+        }
+        try damage(10)
+        // Chunks of up to 32 leaves hold event 10 inside the checkpoint's 60; chunks of 64 run past it.
+        for level in [0, 1, 2, 3, 5] { #expect(try treeMatches(store, level: level), "chunks of 2^\(level)") }
+        for level in [6, 7, Sweep.chunkLevel] { #expect(try !treeMatches(store, level: level), "chunks of 2^\(level)") }
+        let verified = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: nil, chunkLevel: 2)
+        guard case .broken(let seq, _) = verified else {
+            Issue.record("log verify: \(verified)")
+            return
+        }
+        #expect(seq == 10)
+        try damage(10)
+        try damage(65)
+        for level in Self.treeCheckLevels { #expect(try !treeMatches(store, level: level), "chunks of 2^\(level)") }
+    }
+
     @Test func theFingerprintIsOfTheEntriesNotTheirOrder() {
         let key = IdIndexFingerprint.Key()
         let entries: [(String, UInt64)] = (1...200).map { ("id-\($0 * 7919 % 1000)", UInt64($0)) }
