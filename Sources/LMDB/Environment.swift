@@ -222,8 +222,9 @@ public final class Environment: @unchecked Sendable {
     /// The advice is the process's, for the whole map, so other threads reading meanwhile get it too: it
     /// changes how fast they read, never what. Calls that overlap (a server's exports) count themselves
     /// (`readersMuch`): the last to end advises `MADV_RANDOM` again. The corresponding C function is `madvise`.
-    public func readingMuch<R>(_ body: () throws -> R) throws -> R {
-        let map = try read { txn in mapping(try txn.live)?.map }
+    public func readingMuch<R>(_ body: () throws -> R) rethrows -> R {
+        // Advice only: a map that can not be found now (a damaged store, every reader slot taken) is read as it is.
+        let map = (try? read { txn in mapping(try txn.live)?.map }) ?? nil
         guard let map, let base = map.baseAddress else { return try body() }
         let start = UnsafeMutableRawPointer(mutating: base)
         // Fails only for a range that is not mapped, which leaves nothing to advise.
