@@ -13,7 +13,7 @@ public struct LogReader {
 
     /// Runs `body`, which reads much of the log in order, with the kernel's read-ahead
     /// (`Environment.readingMuch`): a store out of the page cache is otherwise read a page a fault.
-    public func readingMuch<R>(_ body: () throws -> R) throws -> R { try log.environment.readingMuch(body) }
+    public func readingMuch<R>(_ body: () throws -> R) rethrows -> R { try log.environment.readingMuch(body) }
 
     /// The last event's seq, hash and at.
     public func head() throws -> LogHead {
