@@ -6,29 +6,15 @@ extension LogFilter {
     /// Calls `body` with every stored record that matches, in seq order.
     ///
     /// The seq and time bounds become one seq range (the time bounds by binary search, `LogCut`), so only
-    /// actors and types are looked at event by event, from the record's header, without decoding it. A range
-    /// of more than `readAheadFrom` records is read with the kernel's read-ahead (`LogReader.readingMuch`).
+    /// actors and types are looked at event by event, from the record's header, without decoding it.
     public func forEach(_ reader: LogReader, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Void) throws {
         let head = try reader.head().seq
         var low = max(from, 1), high = min(through, head)
         if let since { low = max(low, try reader.firstSeq(atOrAfter: since, head: head)) }
         if let until { high = min(high, try reader.lastSeq(atOrBefore: until, head: head)) }
         guard low <= high else { return }
-        let filtered = !actors.isEmpty || !types.isEmpty
-        if !filtered, let last, high - low + 1 > UInt64(last) { low = high - UInt64(last) + 1 }
-        guard high - low >= Self.readAheadFrom else { return try forEach(reader, from: low, through: high, filtered: filtered, body) }
-        try reader.readingMuch { try forEach(reader, from: low, through: high, filtered: filtered, body) }
-    }
-
-    /// How many records a read must take in before it asks for read-ahead: about a thousand pages of the log,
-    /// where the two calls of `madvise` cost nothing beside it, and a query's few records never ask.
-    static let readAheadFrom: UInt64 = 16_384
-
-    /// `forEach` over the seqs `low...high`, the filter's seq and time bounds already applied to them (and
-    /// its `last`, when it has neither actors nor types).
-    private func forEach(_ reader: LogReader, from low: UInt64, through high: UInt64, filtered: Bool,
-                         _ body: (UInt64, UnsafeRawBufferPointer) throws -> Void) throws {
-        guard filtered else {
+        guard !actors.isEmpty || !types.isEmpty else {
+            if let last, high - low + 1 > UInt64(last) { low = high - UInt64(last) + 1 }
             try reader.forEachRecord(from: low, through: high) { seq, bytes in try body(seq, bytes); return true }
             return
         }

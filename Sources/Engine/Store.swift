@@ -166,7 +166,7 @@ public final class Store: @unchecked Sendable {
     ///
     /// It reads nearly every page of the store, the log's, the list's and the index's in order: with the
     /// kernel's read-ahead (`Environment.readingMuch`), or a store out of the page cache is read a page a
-    /// fault (docs/BULK.md, "A rebuild, an export out of the page cache").
+    /// fault (docs/BULK.md, "A rebuild out of the page cache").
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
         makeRoomForRebuild()

@@ -11,10 +11,6 @@ public struct LogReader {
         self.transaction = transaction
     }
 
-    /// Runs `body`, which reads much of the log in order, with the kernel's read-ahead
-    /// (`Environment.readingMuch`): a store out of the page cache is otherwise read a page a fault.
-    public func readingMuch<R>(_ body: () throws -> R) rethrows -> R { try log.environment.readingMuch(body) }
-
     /// The last event's seq, hash and at.
     public func head() throws -> LogHead {
         let cursor = try transaction.cursor(log.events)

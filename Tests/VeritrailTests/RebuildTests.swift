@@ -68,6 +68,27 @@ final class RebuildTests: XCTestCase {
         XCTAssertEqual(jsonObject(r.stdout)?["scanListRewritten"] as? Bool, false, r.stdout)
     }
 
+    /// A rebuild reads nearly every page of the store in order: it asks the kernel to read ahead
+    /// (`Environment.readingMuch`), or a store out of the page cache is read a 4 KiB page at each fault
+    /// (docs/BULK.md, "A rebuild out of the page cache"). The map is advised `MADV_RANDOM` again after it, as
+    /// LMDB left it (`MDB_NORDAHEAD`), for the lookups of queries. The advice shows in the map's `VmFlags`
+    /// (`rr`: random reads).
+    func testRebuildReadsAheadAndLeavesTheMapAsItWas() throws {
+        let store = temporaryPath()
+        try importOK(demoEvents, into: store)
+        let opened = try Store(directory: store.path)
+        /// Whether every map of the store's data file is advised random reads; nil when none is mapped.
+        func advisedRandom() -> Bool? {
+            guard let flags = try? MappedFile.flags(of: store.appendingPathComponent("data.mdb").path), !flags.isEmpty else { return nil }
+            return flags.allSatisfy { $0.contains("rr") }
+        }
+        var during: [Bool?] = []
+        try opened.rebuild { _ in during.append(advisedRandom()) }
+        XCTAssertFalse(during.isEmpty)
+        XCTAssert(during.allSatisfy { $0 == false }, "\(during)")
+        XCTAssertEqual(advisedRandom(), true)
+    }
+
     /// An import past `CodeCounts.importLimit` distinct codes writes the codes it held, then counts codes
     /// through the code filter (`CodeFilter`): codes scanned before the write are found in the table, new
     /// ones are not. The stored scan list must be what a rebuild makes of the log. The 30 MB file also
