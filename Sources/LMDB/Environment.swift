@@ -220,7 +220,7 @@ public final class Environment: @unchecked Sendable {
     /// each 4 KiB page was a fifth of its time.
     ///
     /// The advice is the process's, for the whole map, so other threads reading meanwhile get it too: it
-    /// changes how fast they read, never what. Calls that overlap (a server's exports) count themselves
+    /// changes how fast they read, never what. Calls that overlap (threads of one process) count themselves
     /// (`readersMuch`): the last to end advises `MADV_RANDOM` again. The corresponding C function is `madvise`.
     public func readingMuch<R>(_ body: () throws -> R) rethrows -> R {
         // Advice only: a map that can not be found now (a damaged store, every reader slot taken) is read as it is.

@@ -328,7 +328,7 @@ struct EnvironmentTests {
             #expect(try advisedRandom() == [true])
             let during = try environment.readingMuch { () throws -> [Bool] in try advisedRandom() }
             #expect(during == [false])
-            // Calls that overlap (a server's exports): the first to end leaves the advice to the other.
+            // Calls that overlap (threads of one process): the first to end leaves the advice to the other.
             let afterInner = try environment.readingMuch { () throws -> [Bool] in
                 try environment.readingMuch { () throws -> Void in }
                 return try advisedRandom()
