@@ -169,6 +169,7 @@ public final class Store: @unchecked Sendable {
     /// fault (docs/BULK.md, "A rebuild out of the page cache").
     @discardableResult
     public func rebuild(progress: (UInt64) -> Void = { _ in }) throws -> RebuildSummary {
+        // Before the advice: growing the map maps it anew, as LMDB advises it.
         makeRoomForRebuild()
         return try log.environment.readingMuch {
             do {
