@@ -274,8 +274,9 @@ extension ProofStore {
 
     /// The kept checkpoint, when it is signed under the store's key for its origin and covers at most `head`
     /// events; nil when there is none, or it is not (`log verify` says why). It is read after the snapshot
-    /// began (a rebuild holds the write lock meanwhile): one another process signed since can only be of more
-    /// events, or of another log, whose root the stored tree does not have, so the tree is made again.
+    /// began (a rebuild holds the write lock meanwhile): one another process signed since is of more events
+    /// (not used: the leaves are made from their events) or of another log, whose root the stored tree does not
+    /// have (the tree is written again).
     private func signedCheckpoint(_ txn: Transaction, head: UInt64) -> Checkpoint? {
         guard let identity = try? identity(txn), case .note(let note) = file.read(),
               let checkpoint = try? Checkpoint(text: try SignedNote.open(note, key: identity.verifier)),
