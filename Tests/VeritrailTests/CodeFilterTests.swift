@@ -17,7 +17,7 @@ final class CodeFilterTests: XCTestCase {
     }
 
     /// A capacity that is not a power of two gets 16 bits a code, not the next power of two's worth: full, it
-    /// claims about 1 code in 400 it does not hold (twice the bits would claim about 1 in 4,000).
+    /// claims about 1 code in 370 it does not hold (twice the bits would claim about 1 in 3,000).
     func testKeepsSixteenBitsACodeForAnyCapacity() {
         var filter = CodeFilter(capacity: 70_000)
         for i in 0..<70_000 { filter.insert(digest("held-\(i)")) }
@@ -25,5 +25,20 @@ final class CodeFilterTests: XCTestCase {
         let claimed = (0..<200_000).filter { filter.mayContain(digest("other-\($0)")) }.count
         XCTAssertGreaterThan(claimed, 200, "fewer than 1 in 1,000 claimed: more bits than 16 a code")
         XCTAssertLessThan(claimed, 1_000, "more than 1 in 200 claimed")
+    }
+
+    /// A filter's blocks start on a line of the cache of the buffer it was made with; a copy changed later
+    /// has a buffer of its own, wherever it lies, and still holds every code of either.
+    func testACopyChangedLaterHoldsEveryCode() {
+        var filter = CodeFilter(capacity: 20_000)
+        for i in 0..<10_000 { filter.insert(digest("held-\(i)")) }
+        for round in 0..<8 {
+            var copy = filter
+            for i in 0..<10_000 { copy.insert(digest("copy-\(round)-\(i)")) }
+            XCTAssertTrue((0..<10_000).allSatisfy { copy.mayContain(digest("held-\($0)")) && copy.mayContain(digest("copy-\(round)-\($0)")) })
+            XCTAssertLessThan((0..<10_000).filter { filter.mayContain(digest("copy-\(round)-\($0)")) }.count, 100,
+                              "the original changed with its copy")
+        }
+        XCTAssertTrue((0..<10_000).allSatisfy { filter.mayContain(digest("held-\($0)")) })
     }
 }
