@@ -4,13 +4,15 @@
 /// emptied by the rebuild, written again as an import writes it (`CodeCounts`: the memory held does not
 /// grow with the log).
 public final class CheckedScanList: ScanListStrategy {
+    // Changed for every scan a rebuild applies, each in place by this class's own code, which calls out to
+    // nothing that reaches them again: unchecked for overlapping access at run time, as `Models`' caches are.
     /// The digest of the scan list as the log gives it.
-    public private(set) var digest = ScanListDigest()
+    @exclusivity(unchecked) public private(set) var digest = ScanListDigest()
     /// The stored `codes` table checked, or (nil) the table written again by `writtenCodes`. Two optionals
     /// rather than an enum: a count taken through an enum's payload would copy the held codes' table.
-    private var keptCodes: KeptCodes?
-    private var writtenCodes: CodeCounts?
-    private var tailBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var keptCodes: KeptCodes?
+    @exclusivity(unchecked) private var writtenCodes: CodeCounts?
+    @exclusivity(unchecked) private var tailBuffer: [UInt8] = []
 
     /// A list that writes the `codes` table again; `makingSearchIndex`: whether the rebuild makes the search
     /// index too, and so holds fewer codes (`CodeCounts.heldLimit`).
