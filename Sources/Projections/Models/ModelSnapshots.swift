@@ -22,15 +22,20 @@ extension Models {
     func snapshotIfDue(after seq: UInt64) throws {
         guard keepsIndexes, seq % snapshotInterval == 0 else { return }
         try flushRecords()
-        var sink = BinaryFieldSink()
+        // Each table's entries are written as they are walked, into a buffer of their own since their count
+        // comes first; not as an array for each key and each value, two allocations an entry at every snapshot.
+        var sink = BinaryFieldSink(), entries = BinaryFieldSink()
         for table in Models.snapshotTables {
-            var entries: [([UInt8], [UInt8])] = []
-            try tables.forEach(table, prefix: []) { key, value in entries.append((Array(key), Array(value))); return true }
-            sink.varint(UInt64(entries.count))
-            for (key, value) in entries {
-                sink.varint(UInt64(key.count)); sink.bytes.append(contentsOf: key)
-                sink.varint(UInt64(value.count)); sink.bytes.append(contentsOf: value)
+            var count: UInt64 = 0
+            entries.bytes.removeAll(keepingCapacity: true)
+            try tables.forEach(table, prefix: []) { key, value in
+                entries.varint(UInt64(key.count)); entries.bytes.append(contentsOf: key)
+                entries.varint(UInt64(value.count)); entries.bytes.append(contentsOf: value)
+                count += 1
+                return true
             }
+            sink.varint(count)
+            sink.bytes.append(contentsOf: entries.bytes)
         }
         let key = seq.bigEndianBytes
         try tables.put(.snapshots, key, SealedValue.seal(key: key, sink.bytes))
