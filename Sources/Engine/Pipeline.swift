@@ -123,7 +123,7 @@ public final class Batch<Item> {
     private let items: UnsafeMutablePointer<Item>
     private let capacity: Int
     // Changed for every item, by this class's own code only, and never while another access is under way:
-    // unchecked for overlapping access at run time, which cost about as much as moving the item.
+    // unchecked for overlapping access at run time, as `Models`' caches are (docs/BULK.md).
     /// How many items were put in.
     @exclusivity(unchecked) public private(set) var count = 0
     /// How many were taken out.

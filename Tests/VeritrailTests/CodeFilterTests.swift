@@ -17,7 +17,7 @@ final class CodeFilterTests: XCTestCase {
     }
 
     /// A capacity that is not a power of two gets 16 bits a code, not the next power of two's worth: full, it
-    /// claims about 1 code in 370 it does not hold (twice the bits would claim about 1 in 3,000).
+    /// claims about 1 code in 370 it does not hold (twice the bits would claim far fewer).
     func testKeepsSixteenBitsACodeForAnyCapacity() {
         var filter = CodeFilter(capacity: 70_000)
         for i in 0..<70_000 { filter.insert(digest("held-\(i)")) }

@@ -8,8 +8,9 @@
 ///
 /// Blocked (Putze, Sanders and Singler): a digest's 4 bits all lie in one block of 512 bits, a line of the
 /// processor's cache, so a look costs at most one miss of the cache where the 4 bits spread over the whole
-/// filter cost up to 4. The filters are megabytes at ten million events, larger than the cache, and their
-/// looks were 2.6 % of a rebuild's CPU there (docs/BULK.md). For that the filter claims a little more than
+/// filter cost up to 4. At ten million events the filters are half a megabyte (a rebuild's repeated codes)
+/// to tens (an import's codes), and what streams through the cache beside them evicts their lines: a
+/// rebuild's looks were 2.6 % of its CPU there (docs/BULK.md). For that the filter claims a little more than
 /// an unblocked one of the same bits (1 in 370 against 1 in 400 at 16 bits a digest).
 struct CodeFilter: Sendable {
     private var words: [UInt64]
