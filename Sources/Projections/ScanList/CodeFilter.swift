@@ -55,7 +55,7 @@ struct CodeFilter: Sendable {
     }
 
     mutating func insert(_ digest: CodeDigest) {
-        let (blocks, first) = (blocks, first)
+        let (blocks, first) = (blocks, first)  // read before `words` is changed in place: `self` is then being changed
         words.withUnsafeMutableBufferPointer { w in
             _ = CodeFilter.forEachBit(digest, blocks: blocks, first: first) { word, bit in
                 w[word] |= bit
