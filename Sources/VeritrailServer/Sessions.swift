@@ -116,7 +116,7 @@ final class SessionStore: @unchecked Sendable {
     }
 
     static func digest(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Array(token.utf8)))
     }
 
     static func base64url(_ bytes: [UInt8]) -> String {
