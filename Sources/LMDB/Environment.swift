@@ -326,7 +326,7 @@ public final class Environment: @unchecked Sendable {
         case adoptMapSize
         /// The map filled at `size` bytes, the transaction having taken `consumed` bytes of it and done
         /// `done` of its work (`Transaction.workDone`): grow it, then retry.
-        case grow(from: Int, consumed: Int, done: Double?)
+        case grow(from: Int, consumed: Int, done: Double?, left: Int?)
         /// Every reader slot was taken: clear those of dead processes, then retry.
         case readersFull
     }
@@ -365,8 +365,8 @@ public final class Environment: @unchecked Sendable {
                 guard let (meta, fileSize) = MetaPage.current(ofFileAt: dataFile) else { throw LMDBError.badTransaction }
                 try meta.check(fileSize: fileSize, path: dataFile)
                 try resize { (_: Int) throws(LMDBError) -> Int? in fileSize }
-            case .grow(let size, let consumed, let done):
-                try growMap(filledAt: size, consumed: consumed, done: done)
+            case .grow(let size, let consumed, let done, let left):
+                try growMap(filledAt: size, consumed: consumed, done: done, left: left)
             case .readersFull:
                 // Once: a table full of live readers is a real limit, reported as such.
                 guard !clearedReaders, clearStaleReaders() > 0 else { throw LMDBError.readersFull }
@@ -384,7 +384,7 @@ public final class Environment: @unchecked Sendable {
     /// pages and a step that needs a little more than the step). So a growth the disk refuses is tried again
     /// by the least step, then by halves of it (`smallestGrowth`), and the disk is full only when none of
     /// them fits. None is more than a step: the data file keeps its bar.
-    private func growMap(filledAt size: Int, consumed: Int, done: Double?) throws(LMDBError) {
+    private func growMap(filledAt size: Int, consumed: Int, done: Double?, left: Int?) throws(LMDBError) {
         let step = growthStep
         /// Grows to what `target` makes of `size`; false when the disk has no room for it.
         func grow(_ target: (Int) throws(LMDBError) -> Int) throws(LMDBError) -> Bool {
@@ -396,11 +396,11 @@ public final class Environment: @unchecked Sendable {
                 return false
             }
         }
-        func stepped(at rate: Double?) -> (Int) throws(LMDBError) -> Int {
-            { (size: Int) throws(LMDBError) in try Environment.grownSize(from: size, consumed: consumed, done: rate, step: step) }
+        func stepped(at rate: Double?, left: Int?) -> (Int) throws(LMDBError) -> Int {
+            { (size: Int) throws(LMDBError) in try Environment.grownSize(from: size, consumed: consumed, done: rate, left: left, step: step) }
         }
-        if done != nil, try grow(stepped(at: done)) { return }
-        if try grow(stepped(at: nil)) { return }
+        if done != nil || left != nil, try grow(stepped(at: done, left: left)) { return }
+        if try grow(stepped(at: nil, left: nil)) { return }
         var part = step / 2
         while part >= Environment.smallestGrowth(step: step) {
             let by = part
@@ -429,8 +429,9 @@ public final class Environment: @unchecked Sendable {
     /// (`trimToPagesInUse`) fills with a step of them still free; a quarter then left a rebuild of ten
     /// million events at 1.257 times (docs/BULK.md). A write that said how much of its work it had done
     /// (`Transaction.workDone`, at least 1/64 of it) when it took `consumed` bytes gets room for all of it at
-    /// that rate, with an eighth to spare, in one step: it runs again once, not once for every fifth.
-    static func grownSize(from size: Int, consumed: Int, done: Double?, step: Int) throws(LMDBError) -> Int {
+    /// that rate, with an eighth to spare, in one step: it runs again once, not once for every fifth. One
+    /// that said what the rest will take (`Transaction.bytesLeft`) gets at least that much more.
+    static func grownSize(from size: Int, consumed: Int, done: Double?, left: Int? = nil, step: Int) throws(LMDBError) -> Int {
         let (stepped, overflow) = size.addingReportingOverflow(max(step, size / 5))
         guard !overflow else { throw LMDBError.mapFull }
         var grown = stepped
@@ -438,6 +439,7 @@ public final class Environment: @unchecked Sendable {
             let rest = Double(consumed) * (1 - done) / done
             if rest < Double(Int.max / 4) { grown = max(grown, size + Int(rest * 1.125) + step / 8) }
         }
+        if let left, left > 0, left < Int.max / 4 { grown = max(grown, size + left) }
         return (grown + 0xFFFF) & ~0xFFFF
     }
 
@@ -447,8 +449,11 @@ public final class Environment: @unchecked Sendable {
         var info = MDB_envinfo()
         var stat = MDB_stat()
         let size = mapSize
-        guard mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0 else { return .grow(from: size, consumed: 0, done: nil) }
-        return .grow(from: size, consumed: size - (info.me_last_pgno + 1) * Int(stat.ms_psize), done: transaction.workDone)
+        guard mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0 else {
+            return .grow(from: size, consumed: 0, done: nil, left: transaction.bytesLeft)
+        }
+        return .grow(from: size, consumed: size - (info.me_last_pgno + 1) * Int(stat.ms_psize), done: transaction.workDone,
+                     left: transaction.bytesLeft)
     }
 
     /// Sets the map to what `target` makes of the data file's size (nil: leave it), never below that size,

@@ -51,8 +51,9 @@ extension VeritrailStore {
     private func importNDJSON(_ reader: LineReader, progress: (ImportProgress) -> Void) throws(VeritrailError) -> ImportSummary {
         try VeritrailError.catching {
             // No map reserved ahead: the file of an open store is never cut back, and is as large as its map.
-            // The import tells how far it has read (`workDone`), so that a full map grows once by what the
-            // rest needs (`Environment.grownSize`) and the import runs again once.
+            // The import tells how far it has read (`workDone`) and what the rest will take (`bytesLeft`), so
+            // that a full map grows once by what the rest needs (`Environment.grownSize`) and the import runs
+            // again once, early.
             try NDJSONImport.foreign(try store.write(large: reader.isLarge) { appender in
                 try NDJSONImport.append(reader, to: &appender, progress: progress)
             }, in: store)
@@ -120,10 +121,16 @@ extension VeritrailStore {
 /// The one way NDJSON goes into a store: every line decoded on a second thread (`decodedLines`) while
 /// this one appends, in one write transaction.
 enum NDJSONImport {
-    /// The map for importing `reader` into a new store: a store takes about 2.2 times the NDJSON it is
-    /// imported from, so this much is mapped up front, and the file cut to its pages in use before the store
+    /// The map for importing `reader` into a new store: a store takes about 2.7 times the NDJSON it is
+    /// imported from (2.74 for a million events of `scripts/gen_bench.py`'s log, 2.65 for ten million), so
+    /// `storeBytes` is mapped up front, and the file cut to its pages in use before the store
     /// is published (`Store.create`). An existing store is given no more ahead: see `importNDJSON(_:progress:)`.
-    static func mapSize(_ reader: LineReader) -> Int { EventLog.initialMapSize + 3 * reader.size }
+    static func mapSize(_ reader: LineReader) -> Int { EventLog.initialMapSize + storeBytes(reader.size) }
+
+    /// What `bytes` of NDJSON take of a store's map, with room to spare: three times as much. A new store's map
+    /// is sized by it, and an import into an open store tells its transaction what the rest of its input will
+    /// take (`Transaction.bytesLeft`), so that a map that fills early grows once for all of it.
+    static func storeBytes(_ bytes: Int) -> Int { 3 * bytes }
 
     /// Appends every line of `reader` and says how many were appended and how many were in the log
     /// already. Runs again from the first line when the write does.
@@ -153,7 +160,11 @@ enum NDJSONImport {
                 }
             }
             progress(ImportProgress(lines: number, bytes: bytesRead, totalBytes: total))
-            if total > 0 { appender.writer.reader.transaction.workDone = Double(bytesRead) / Double(total) }
+            if total > 0 {
+                let transaction = appender.writer.reader.transaction
+                transaction.workDone = Double(bytesRead) / Double(total)
+                transaction.bytesLeft = storeBytes(total - bytesRead)
+            }
         }
         var summary = ImportSummary(appended: appended, existing: existing, head: appender.head)
         summary.foreignPasscodes = peppered.sorted()

@@ -82,6 +82,40 @@ struct EnvironmentTests {
         }
     }
 
+    /// A write that holds part of what it reads and writes it at its end (as an import holds its search sets
+    /// and counts of codes) fills the map at a rate that says too little: it ran again near its end. One that
+    /// also tells what the rest will take (`Transaction.bytesLeft`) gets room for it at its first fill and
+    /// runs again once, the data file within its bar all the same.
+    @Test func aWriteThatTellsWhatIsLeftRunsAgainOnce() throws {
+        let count = 2_500
+        for tells in [true, false] {
+            try withTemporaryEnvironment(mapSize: 64 << 10, growthStep: 1 << 20) { environment, directory in
+                let db = try environment.openDatabase(nil)
+                var runs = 0
+                try environment.write { txn throws in
+                    runs += 1
+                    var held: [UInt32] = []
+                    func put(_ i: UInt32) throws {
+                        try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
+                    }
+                    for i in 0..<UInt32(count) {
+                        // A third of the values are held until the end.
+                        if i % 3 == 0 { held.append(i) } else { try put(i) }
+                        txn.workDone = Double(i + 1) / Double(count)
+                        // Each value takes a page of 4 KiB, and a little of the tree: an eighth to spare.
+                        if tells { txn.bytesLeft = (count - Int(i) - 1 + held.count) * 4_608 }
+                    }
+                    for i in held { try put(i) }
+                }
+                // Once at the first map, then to the end; by the rate alone, near the end as well.
+                if tells { #expect(runs == 2) } else { #expect(runs >= 3) }
+                let inUse = try environment.read { txn throws in try txn.count(db) } * 4_096
+                let file = try FileManager.default.attributesOfItem(atPath: directory.path + "/data.mdb")[.size] as! Int
+                #expect(file <= inUse * 5 / 4 + environment.growthStep)
+            }
+        }
+    }
+
     /// A growth that the write's rate asks for and the disk has no room for goes on by the least step
     /// (`growMap`), so that the disk is full only when no growth fits: on a 16 MiB tmpfs, a write of 8 MiB
     /// that says at each fill it has done 1/64 of its work asks for hundreds of MiB at its second fill.
