@@ -119,18 +119,29 @@ extension VeritrailStore {
             context.at = at
             var index = 0
             let total = Double(max(batch.count, 1))
+            // The canonical forms of the scans so far, which the rest's take of the map is reckoned from
+            // (`Transaction.bytesLeft`), as an import reckons it from its input.
+            var canonicalBytes = 0
             _ = try BatchFile.records(batch.reader, name: batch.name, context,
                                       ids: RandomIDs(derivedFrom: batch.scanIds, purpose: "scan.scanId", ascendingOver: batch.count),
                                       progress: { _ in }) { event, line throws(VeritrailError) in
                 var event = event
-                event.id = try id(index)
+                let eventID = try id(index)
+                event.id = eventID
+                // Made here rather than when it is sealed, to be counted: its head, then its id, seq and type
+                // (`EventJSON.appendCanonicalTail`, about 48 bytes and the id).
+                event.prepareCanonicalHead()
+                canonicalBytes += event.canonicalHead.count + eventID.utf8.count + 48
                 index += 1
                 do {
                     try sink(event)
                 } catch {
                     throw VeritrailError.from(error, line: line)
                 }
-                if index & 1023 == 0 { transaction.workDone = Double(index) / total }
+                if index & 1023 == 0 {
+                    transaction.workDone = Double(index) / total
+                    transaction.bytesLeft = NDJSONImport.storeBytes(max(batch.count - index, 0) * (canonicalBytes / index))
+                }
                 // Every page read maps 64 KiB around it (the kernel's fault-around), and the pages a write has
                 // passed stay mapped until they are dropped.
                 if index % BatchFile.rowsBetweenReleases == 0 { transaction.releaseMappedPages() }
