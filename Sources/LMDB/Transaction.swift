@@ -71,7 +71,8 @@ public final class Transaction {
     public var workDone: Double?
 
     /// What the rest of a large write's body will take of the map, in bytes, when it can tell better than its
-    /// rate so far (an import: three times the input it has not read, as a new store's map is sized). A map
+    /// rate so far (an import: three times the input it has not read, as a new store's map is sized; a batch:
+    /// three times the canonical forms of the rows left, at their size so far). A map
     /// that fills grows by at least this (`Environment.grownSize`): the rate misses what the write holds in
     /// memory and writes later (an import's search sets of four chunks, its counts of 131,072 codes), and an
     /// import of a million events into a store of two ran again from the start at 85 % of its input.
