@@ -54,65 +54,62 @@ struct EnvironmentTests {
         }
     }
 
+    /// Runs `body` as one write into a map of 64 KiB that grows by steps of 1 MiB (so that a few megabytes
+    /// show the steps; a store's is 64 MiB), `put` storing a value of one overflow page of 4 KiB: how many
+    /// times the write ran. Whatever that is, the data file stays within 1.25 times its pages in use plus a step.
+    private func runsOfAGrowingWrite(_ body: (Transaction, _ put: (UInt32) throws -> Void) throws -> Void) throws -> Int {
+        var runs = 0
+        try withTemporaryEnvironment(mapSize: 64 << 10, growthStep: 1 << 20) { environment, directory in
+            let db = try environment.openDatabase(nil)
+            try environment.write { txn throws in
+                runs += 1
+                try body(txn) { i in try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } } }
+            }
+            let inUse = try environment.read { txn throws in try txn.count(db) } * 4_096
+            let file = try FileManager.default.attributesOfItem(atPath: directory.path + "/data.mdb")[.size] as! Int
+            #expect(file <= inUse * 5 / 4 + environment.growthStep)
+        }
+        return runs
+    }
+
     /// A large write that says how far it got (`Transaction.workDone`, as an import does) runs again once when
     /// it fills the map, the map grown by what the rest needs; growing by fifths alone ran it again at each
-    /// step. Either way the data file stays within 1.25 times its pages in use plus one step (here 1 MiB, so
-    /// that a few megabytes show the steps; a store's is 64 MiB).
+    /// step.
     @Test func aWriteThatTellsItsProgressRunsAgainOnce() throws {
         let count = 2_500
         for tells in [true, false] {
-            try withTemporaryEnvironment(mapSize: 64 << 10, growthStep: 1 << 20) { environment, directory in
-                let db = try environment.openDatabase(nil)
-                var runs = 0
-                try environment.write { txn throws in
-                    runs += 1
-                    for i in 0..<UInt32(count) {
-                        try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
-                        if tells { txn.workDone = Double(i + 1) / Double(count) }
-                    }
+            let runs = try runsOfAGrowingWrite { txn, put in
+                for i in 0..<UInt32(count) {
+                    try put(i)
+                    if tells { txn.workDone = Double(i + 1) / Double(count) }
                 }
-                // Once at the first map (too little done to tell a rate), once at 1 MiB, once to the end; by
-                // fifths alone, at every step from 1 MiB to 10.
-                if tells { #expect(runs <= 3) } else { #expect(runs >= 6) }
-                // Each value takes one overflow page of 4 KiB.
-                let inUse = try environment.read { txn throws in try txn.count(db) } * 4_096
-                let file = try FileManager.default.attributesOfItem(atPath: directory.path + "/data.mdb")[.size] as! Int
-                #expect(file <= inUse * 5 / 4 + environment.growthStep)
             }
+            // Once at the first map (too little done to tell a rate), once at 1 MiB, once to the end; by
+            // fifths alone, at every step from 1 MiB to 10.
+            if tells { #expect(runs <= 3) } else { #expect(runs >= 6) }
         }
     }
 
     /// A write that holds part of what it reads and writes it at its end (as an import holds its search sets
     /// and counts of codes) fills the map at a rate that says too little: it ran again near its end. One that
     /// also tells what the rest will take (`Transaction.bytesLeft`) gets room for it at its first fill and
-    /// runs again once, the data file within its bar all the same.
+    /// runs again once.
     @Test func aWriteThatTellsWhatIsLeftRunsAgainOnce() throws {
         let count = 2_500
         for tells in [true, false] {
-            try withTemporaryEnvironment(mapSize: 64 << 10, growthStep: 1 << 20) { environment, directory in
-                let db = try environment.openDatabase(nil)
-                var runs = 0
-                try environment.write { txn throws in
-                    runs += 1
-                    var held: [UInt32] = []
-                    func put(_ i: UInt32) throws {
-                        try i.withBigEndianBytes { key in try value.withUnsafeBytes { try txn.put(db, key, $0) } }
-                    }
-                    for i in 0..<UInt32(count) {
-                        // A third of the values are held until the end.
-                        if i % 3 == 0 { held.append(i) } else { try put(i) }
-                        txn.workDone = Double(i + 1) / Double(count)
-                        // Each value takes a page of 4 KiB, and a little of the tree: an eighth to spare.
-                        if tells { txn.bytesLeft = (count - Int(i) - 1 + held.count) * 4_608 }
-                    }
-                    for i in held { try put(i) }
+            let runs = try runsOfAGrowingWrite { txn, put in
+                var held: [UInt32] = []
+                for i in 0..<UInt32(count) {
+                    // A third of the values are held until the end.
+                    if i % 3 == 0 { held.append(i) } else { try put(i) }
+                    txn.workDone = Double(i + 1) / Double(count)
+                    // Each value takes a page of 4 KiB, and a little of the tree: an eighth to spare.
+                    if tells { txn.bytesLeft = (count - Int(i) - 1 + held.count) * 4_608 }
                 }
-                // Once at the first map, then to the end; by the rate alone, near the end as well.
-                if tells { #expect(runs == 2) } else { #expect(runs >= 3) }
-                let inUse = try environment.read { txn throws in try txn.count(db) } * 4_096
-                let file = try FileManager.default.attributesOfItem(atPath: directory.path + "/data.mdb")[.size] as! Int
-                #expect(file <= inUse * 5 / 4 + environment.growthStep)
+                for i in held { try put(i) }
             }
+            // Once at the first map, then to the end; by the rate alone, near the end as well.
+            if tells { #expect(runs == 2) } else { #expect(runs >= 3) }
         }
     }
 
