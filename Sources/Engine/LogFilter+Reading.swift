@@ -25,15 +25,24 @@ extension LogFilter {
             }
             return
         }
-        // The last N matches: their seqs in a ring, then read again (N records, each found by its key).
-        var ring: [UInt64] = []
-        var next = 0
-        try reader.forEachRecord(from: low, through: high) { seq, bytes in
-            guard try matches(bytes, seq: seq, reader) else { return true }
-            if ring.count < last { ring.append(seq) } else { ring[next] = seq; next = (next + 1) % last }
-            return true
+        // The last N matches: windows of seqs read from the end back (`windowsBack`) until N match, so that it
+        // costs about the distance back to the N-th match, not the log (`log tail -n 5 --type scan.recorded` read
+        // every event of a million: 0.2-0.6 s). Of each window the last of its matches still wanted are kept in a
+        // ring, then every match kept is read again (N records, each found by its key).
+        var seqs: [UInt64] = []
+        for window in LogFilter.windowsBack(from: high, to: low, first: last) {
+            let wanted = last - seqs.count
+            var ring: [UInt64] = []
+            var next = 0
+            try reader.forEachRecord(from: window.lowerBound, through: window.upperBound) { seq, bytes in
+                guard try matches(bytes, seq: seq, reader) else { return true }
+                if ring.count < wanted { ring.append(seq) } else { ring[next] = seq; next = (next + 1) % wanted }
+                return true
+            }
+            seqs = Array(ring[next...] + ring[..<next]) + seqs
+            if seqs.count >= last { break }
         }
-        for seq in ring[next...] + ring[..<next] {
+        for seq in seqs {
             try reader.forEachRecord(from: seq, through: seq) { seq, bytes in try body(seq, bytes); return false }
         }
     }

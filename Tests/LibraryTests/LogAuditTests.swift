@@ -60,6 +60,53 @@ import VeritrailKit
         }
     }
 
+    /// The last N matches of a filter by type or actor are found in windows read from the end back, each four
+    /// times as wide as the one after it (`LogFilter.forEach`): for every N across the windows' edges, and
+    /// matches many, few, or only near the start, they are the last N of every match read from the start.
+    @Test func theLastMatchesAreTheLastOfEveryMatch() throws {
+        try store.unlock("ines", passcode: "1357")
+        for i in 0..<150 {
+            clock.advance(seconds: 1)
+            if i % 10 == 9 {
+                try store.setGoal(.jumps, target: Int64(i), as: "ines")
+            } else {
+                try store.scan(NewScan(code: "w-\(i)", productName: "P", category: "Toys", result: .authentic), as: "ines")
+            }
+        }
+        let filters = [
+            LogFilter(types: [.scanRecorded]), LogFilter(types: [.goalSet]), LogFilter(actors: ["admin"]),
+            LogFilter(actors: ["ines"], types: [.goalSet, .passcodeSet]), LogFilter(from: 20, through: 120, types: [.goalSet]),
+            LogFilter(through: 90, actors: ["ines"]), LogFilter(types: [.accountDeleted]),
+        ]
+        for filter in filters {
+            var every: [UInt64] = []
+            try store.tail(filter, event: { seq, _ in every.append(seq) })
+            for n in [1, 2, 3, 4, 5, 6, 15, 16, 17, 20, 21, 63, 64, 65, 84, 85, 86, 200] {
+                var last = filter
+                last.last = n
+                var seqs: [UInt64] = []
+                try store.tail(last, event: { seq, _ in seqs.append(seq) })
+                #expect(seqs == Array(every.suffix(n)), "\(filter), last \(n)")
+            }
+        }
+    }
+
+    /// The windows read back from the end lie side by side, newest first, from `high` down to `low` exactly,
+    /// the first `first` wide and each after it four times as wide as the one before, but the last, cut at `low`.
+    @Test func theWindowsBackTileTheRangeFromItsEnd() {
+        for (high, low, first) in [(UInt64(100), UInt64(1), 1), (100, 1, 3), (100, 100, 10), (5, 1, 10), (1_000_000, 17, 10),
+                                   (64, 1, 1), (85, 1, 1), (86, 1, 1)] {
+            let windows = Array(LogFilter.windowsBack(from: high, to: low, first: first))
+            #expect(windows.first?.upperBound == high && windows.last?.lowerBound == low, "\(high) \(low) \(first)")
+            for (newer, older) in zip(windows, windows.dropFirst()) { #expect(older.upperBound + 1 == newer.lowerBound) }
+            for (i, window) in windows.enumerated() where window.lowerBound > low {
+                #expect(UInt64(window.count) == UInt64(first) << (2 * UInt64(i)), "\(high) \(low) \(first): window \(i)")
+            }
+        }
+        #expect(Array(LogFilter.windowsBack(from: 4, to: 5, first: 3)).isEmpty)
+        #expect(Array(LogFilter.windowsBack(from: 0, to: 1, first: 3)).isEmpty)
+    }
+
     @Test func theLogVerifiesWithItsDigestItsCheckpointAndAsOf() throws {
         let head = try store.head()
         #expect(try store.verify() == .ok(events: 5, head: head))

@@ -29,3 +29,20 @@ public struct LogFilter: Sendable, Equatable {
         self.actors = actors; self.types = types; self.last = last
     }
 }
+
+extension LogFilter {
+    /// The windows of seqs that read `low...high` from its end back, for the last matches of a filter: the first
+    /// `first` seqs wide, each after it four times as wide as the one before (at most 2^24), side by side, the
+    /// last starting at `low`; none when `low` is past `high`. A reader stops once it has the matches it wants,
+    /// so that it reads about as far back as they lie, not the whole log (`forEach` with `last`, and `log tail`
+    /// against a server).
+    public static func windowsBack(from high: UInt64, to low: UInt64, first: Int) -> some Sequence<ClosedRange<UInt64>> {
+        sequence(state: (upper: low <= high ? Optional(high) : nil, width: UInt64(max(first, 1)))) { state in
+            guard let upper = state.upper else { return nil }
+            let lower = upper - min(upper - low, state.width - 1)
+            state.upper = lower > low ? lower - 1 : nil
+            state.width = min(state.width * 4, 1 << 24)
+            return lower...upper
+        }
+    }
+}
