@@ -16,6 +16,10 @@ QUERIES = [
     ["log", "status"], ["log", "status", "--as-of", "100"], ["log", "digest"], ["log", "digest", "--as-of", "120"],
     ["log", "verify"], ["log", "verify", "--as-of", "50"],
     ["log", "tail"], ["log", "tail", "-n", "4", "--actor", "ines", "--type", "scan.recorded"],
+    # Read back from the end in windows that grow fourfold: matches few, far back, cut by --to, --as-of or time.
+    ["log", "tail", "-n", "3", "--type", "goal.set"], ["log", "tail", "-n", "2", "--actor", "admin", "--to", "400"],
+    ["log", "tail", "-n", "5", "--type", "status.changed", "--as-of", "300"], ["log", "tail", "-n", "1", "--from", "845"],
+    ["log", "tail", "-n", "2", "--until", "2026-10-01T00:00:00Z"], ["log", "tail", "-n", "500", "--type", "account.registered"],
     ["export", "-n", "3"], ["export", "--from", "840"],
     ["log", "key"], ["log", "checkpoint"], ["log", "checkpoint", "--size", "100"], ["log", "prove", "5"],
     ["log", "consistency", "100"],

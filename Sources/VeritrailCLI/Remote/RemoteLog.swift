@@ -60,15 +60,24 @@ extension ServerConnection {
 
 extension ServerConnection {
     /// `log tail` against the server: the last `last` events that match, each line as `log tail --json`
-    /// prints it, or the event decoded for the human table.
+    /// prints it, or the event decoded for the human table. Read from the end back, in windows of seqs
+    /// (`LogFilter.windowsBack`, each a `GET /v1/events` with `from` and `to`) until `last` match, so that it
+    /// costs about what it prints: reading the whole log for its last three took 2.8 s at a million events.
     func tail(_ filter: LogFilterOptions, last: Int, asOf: AsOf?, line: ([UInt8]) throws -> Void) throws {
+        var upper = filter.to ?? .max
+        if case .seq(let seq)? = asOf { upper = min(upper, seq) }
+        if upper == .max { upper = UInt64(try authorized("GET", "/v1/log/status").json["head"]?["seq"]?.intValue ?? 0) }
         var kept: [[UInt8]] = []
-        kept.reserveCapacity(min(last, 1 << 16))
-        var start = 0
-        try events(filter, asOf: asOf) { bytes in
-            if kept.count < last { kept.append(bytes) } else { kept[start] = bytes; start = (start + 1) % last }
+        for seqs in LogFilter.windowsBack(from: upper, to: filter.from, first: last) {
+            var window = filter
+            window.from = seqs.lowerBound
+            window.to = seqs.upperBound
+            var lines: [[UInt8]] = []
+            try events(window, asOf: asOf) { lines.append($0) }
+            kept = lines + kept
+            if kept.count >= last { break }
         }
-        for i in 0..<kept.count { try line(kept[(start + i) % kept.count]) }
+        for bytes in kept.suffix(last) { try line(bytes) }
     }
 
     /// One out-form line as the event it holds, with its seq.
