@@ -1,6 +1,9 @@
 """server.md §4, §6: every query of the README's walk, asked of the command line (`--json`) and of the
 server on the same store and clock, gives the same bytes."""
-from conftest import NOW, cli
+import os
+import subprocess
+
+from conftest import NOW, ROOT, Server, cli
 
 # (the CLI's arguments, the route, who asks)
 QUERIES = [
@@ -69,3 +72,30 @@ def test_text_routes_both_ways(server):
     assert export.headers["Content-Type"] == "application/x-ndjson"
     assert export.content == cli("export", "--from", "3", "--to", "40", "--type", "scan.recorded", "--type", "status.changed",
                                  store=server.store).stdout
+
+
+def test_the_events_of_a_log_of_several_windows_are_its_export(tmp_path):
+    """`GET /v1/events` reads and sends the log 16,384 seqs at a time (`Routes.events`), never gathered whole: over
+    a log of 40,000 events, with bounds on the windows' edges and filters across them, the bytes `export` writes."""
+    log = tmp_path / "events.ndjson"
+    subprocess.run(["python3", os.path.join(ROOT, "scripts/gen_bench.py"), "40000", str(log)], check=True,
+                   capture_output=True, timeout=120)
+    store = str(tmp_path / "store")
+    r = cli("import", str(log), store=store)
+    assert r.returncode == 0, r.stderr
+    s = Server(store)
+    try:
+        admin = s.sign_in("admin", "2468")
+        for query, args in [("", []),
+                            ("?from=16384&to=32769", ["--from", "16384", "--to", "32769"]),
+                            ("?from=16385", ["--from", "16385"]),
+                            ("?type=goal.set&type=status.changed", ["--type", "goal.set", "--type", "status.changed"]),
+                            ("?actor=admin&from=2", ["--actor", "admin", "--from", "2"])]:
+            got = s.get("/v1/events" + query, admin)
+            assert got.status_code == 200 and got.headers["Content-Type"] == "application/x-ndjson", query
+            assert got.content == cli("export", *args, store=store).stdout, query
+        # A refusal found in the first window is still a problem with its status, before any event is sent.
+        refused = s.get("/v1/events?actor=nobody", admin)
+        assert refused.status_code == 404 and refused.json()["exitCode"] == 65, refused.text
+    finally:
+        s.stop()
