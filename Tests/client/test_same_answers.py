@@ -20,6 +20,8 @@ QUERIES = [
     ["log", "tail", "-n", "3", "--type", "goal.set"], ["log", "tail", "-n", "2", "--actor", "admin", "--to", "400"],
     ["log", "tail", "-n", "5", "--type", "status.changed", "--as-of", "300"], ["log", "tail", "-n", "1", "--from", "845"],
     ["log", "tail", "-n", "2", "--until", "2026-10-01T00:00:00Z"], ["log", "tail", "-n", "500", "--type", "account.registered"],
+    ["log", "tail", "-n", "3", "--type", "scan.recorded", "--as-of", "2026-10-15T00:00:00Z", "--until", "2026-10-20T00:00:00Z"],
+    ["log", "tail", "-n", "2", "--until", "2026-10-01T00:00:00Z", "--to", "100"], ["log", "tail", "--until", "2020-01-01"],
     ["export", "-n", "3"], ["export", "--from", "840"],
     ["log", "key"], ["log", "checkpoint"], ["log", "checkpoint", "--size", "100"], ["log", "prove", "5"],
     ["log", "consistency", "100"],

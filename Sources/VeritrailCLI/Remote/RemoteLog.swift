@@ -63,10 +63,20 @@ extension ServerConnection {
     /// prints it, or the event decoded for the human table. Read from the end back, in windows of seqs
     /// (`LogFilter.windowsBack`, each a `GET /v1/events` with `from` and `to`) until `last` match, so that it
     /// costs about what it prints: reading the whole log for its last three took 2.8 s at a million events.
+    /// The windows start at the last seq the bounds keep: `--to`, `--as-of SEQ`, else the head of the log as of
+    /// `--until` or `--as-of TIME` (`GET /v1/log/status?asOf=`), or the head.
     func tail(_ filter: LogFilterOptions, last: Int, asOf: AsOf?, line: ([UInt8]) throws -> Void) throws {
         var upper = filter.to ?? .max
-        if case .seq(let seq)? = asOf { upper = min(upper, seq) }
-        if upper == .max { upper = UInt64(try authorized("GET", "/v1/log/status").json["head"]?["seq"]?.intValue ?? 0) }
+        var until = filter.untilTime
+        switch asOf {
+        case .seq(let seq)?: upper = min(upper, seq)
+        case .time(let t)?: until = min(until ?? t, t)
+        case nil: break
+        }
+        if upper == .max || until != nil {
+            let status = try authorized("GET", "/v1/log/status", until.map { [("asOf", $0.description)] } ?? [])
+            upper = min(upper, UInt64(status.json["head"]?["seq"]?.intValue ?? 0))
+        }
         var kept: [[UInt8]] = []
         for seqs in LogFilter.windowsBack(from: upper, to: filter.from, first: last) {
             var window = filter
