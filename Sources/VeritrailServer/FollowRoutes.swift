@@ -20,24 +20,17 @@ extension Routes {
         let state = call.state
         let (ticks, since) = state.follower.subscribe()
         let start = from ?? since + 1
-        let store = state.store
-        // The events before the stream began, read once, up to where the stream takes over.
-        let backlog: [(UInt64, [UInt8])] = start > since ? [] : try await state.blocking { () throws(VeritrailError) in
-            var lines: [(UInt64, [UInt8])] = []
-            var seq = start
-            try store.tail(LogFilter(from: start, through: since)) { line in
-                lines.append((seq, line))
-                seq += 1
-            }
-            return lines
+        // The events before the stream began, up to where the stream takes over, a window at a time: a follow
+        // from the first seq of a large log is not held whole either.
+        let (backlog, rest) = try await logWindows(LogFilter(from: start, through: since), through: since, state: state) {
+            seq, line, out in out += eventBytes(seq, line, sse: sse)
         }
         var headers = HTTPFields()
         headers[.contentType] = sse ? "text/event-stream" : Responses.ndjsonType
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            var out: [UInt8] = []
-            for (seq, line) in backlog { out += eventBytes(seq, line, sse: sse) }
-            if !out.isEmpty { try await writer.write(ByteBuffer(bytes: out)) }
+            if !backlog.isEmpty { try await writer.write(ByteBuffer(bytes: backlog)) }
+            try await rest { bytes in if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) } }
             for await tick in ticks {
                 switch tick {
                 case .growth(let growth):

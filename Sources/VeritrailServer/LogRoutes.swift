@@ -68,17 +68,19 @@ extension Routes {
         addProofs(&table)
     }
 
-    /// How many seqs of the log `events` reads at a time: about 6 MB of the bench's events.
+    /// How many seqs of the log a request reads at a time (`logWindows`): about 6 MB of the bench's events.
     static let eventsWindow: UInt64 = 1 << 14
 
-    /// `GET /v1/events` without `follow`: the events `filter` keeps, up to the head when the request came, read
-    /// and sent a window of seqs at a time (`eventsWindow`), each window on the blocking pool. Gathered whole and
-    /// copied, the export of a million events (476 MB) took the server to 966 MB before its first byte went out.
-    /// The first window is read before the answer starts, so that a refusal (an unknown actor) is still a problem
-    /// with its status.
-    static func events(_ filter: LogFilter, state: ServerState) async throws -> Response {
+    /// The events `filter` keeps from its `from` through `end`, read a window of `eventsWindow` seqs at a time,
+    /// each on the blocking pool, each line made into bytes by `format` (with its seq when the filter keeps every
+    /// seq, as a follow's backlog does): the first window read now, so that a refusal found there (an unknown
+    /// actor) is still a problem with its status, and `rest` to read the others as they are sent. Gathered whole
+    /// and copied, the export of a million events (476 MB) took the server to 966 MB before its first byte went
+    /// out.
+    static func logWindows(_ filter: LogFilter, through end: UInt64, state: ServerState,
+                           format: @escaping @Sendable (_ seq: UInt64, _ line: [UInt8], _ out: inout [UInt8]) -> Void)
+        async throws -> (first: [UInt8], rest: @Sendable (_ send: ([UInt8]) async throws -> Void) async throws -> Void) {
         let store = state.store
-        let end = try await state.blocking { () throws(VeritrailError) in min(filter.through, try store.head().seq) }
         @Sendable func window(from: UInt64) async throws -> [UInt8] {
             var window = filter
             window.from = from
@@ -86,22 +88,32 @@ extension Routes {
             let kept = window
             return try await state.blocking { () throws(VeritrailError) in
                 var out: [UInt8] = []
-                try store.export(filter: kept) { out.append(contentsOf: $0) }
+                var seq = kept.from
+                try store.export(filter: kept) { line in
+                    format(seq, line, &out)
+                    seq += 1
+                }
                 return out
             }
         }
         let starts = filter.from <= end ? Array(stride(from: filter.from, through: end, by: Int(eventsWindow))) : []
-        var first: [UInt8] = []
-        if let start = starts.first { first = try await window(from: start) }
-        let firstBytes = first
+        let first = try await starts.isEmpty ? [] : window(from: starts[0])
+        return (first, { send in
+            for from in starts.dropFirst() { try await send(try await window(from: from)) }
+        })
+    }
+
+    /// `GET /v1/events` without `follow`: the events `filter` keeps, up to the head when the request came,
+    /// read and sent a window at a time (`logWindows`).
+    static func events(_ filter: LogFilter, state: ServerState) async throws -> Response {
+        let store = state.store
+        let end = try await state.blocking { () throws(VeritrailError) in min(filter.through, try store.head().seq) }
+        let (first, rest) = try await logWindows(filter, through: end, state: state) { _, line, out in out += line }
         var headers = HTTPFields()
         headers[.contentType] = Responses.ndjsonType
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            if !firstBytes.isEmpty { try await writer.write(ByteBuffer(bytes: firstBytes)) }
-            for from in starts.dropFirst() {
-                let bytes = try await window(from: from)
-                if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) }
-            }
+            if !first.isEmpty { try await writer.write(ByteBuffer(bytes: first)) }
+            try await rest { bytes in if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) } }
             try await writer.finish(nil)
         })
     }

@@ -3,6 +3,8 @@ server on the same store and clock, gives the same bytes."""
 import os
 import subprocess
 
+import requests
+
 from conftest import NOW, ROOT, Server, cli
 
 # (the CLI's arguments, the route, who asks)
@@ -94,6 +96,29 @@ def test_the_events_of_a_log_of_several_windows_are_its_export(tmp_path):
             got = s.get("/v1/events" + query, admin)
             assert got.status_code == 200 and got.headers["Content-Type"] == "application/x-ndjson", query
             assert got.content == cli("export", *args, store=store).stdout, query
+        # A follow from the first seq sends the same backlog a window at a time, then waits for commits.
+        export = cli("export", store=store).stdout
+        follow = requests.get(s.url + "/v1/events?follow=true&from=1", headers={"Authorization": "Bearer " + admin},
+                              stream=True, timeout=60)
+        try:
+            lines = follow.iter_lines()
+            backlog = [next(lines) + b"\n" for _ in range(export.count(b"\n"))]
+        finally:
+            follow.close()
+        assert b"".join(backlog) == export
+        # As server-sent events, each with its seq as its id, across a window's edge.
+        sse = requests.get(s.url + "/v1/events?follow=true&from=16380", stream=True, timeout=60,
+                           headers={"Authorization": "Bearer " + admin, "Accept": "text/event-stream"})
+        try:
+            ids = []
+            for line in sse.iter_lines():
+                if line.startswith(b"id: "):
+                    ids.append(int(line[4:]))
+                if len(ids) == 10:
+                    break
+        finally:
+            sse.close()
+        assert ids == list(range(16380, 16390))
         # A refusal found in the first window is still a problem with its status, before any event is sent.
         refused = s.get("/v1/events?actor=nobody", admin)
         assert refused.status_code == 404 and refused.json()["exitCode"] == 65, refused.text
