@@ -226,21 +226,32 @@ public final class Models: RuleState {
     }
 
     /// Whether a rebuild may keep the stored search index (when it is sound, `Store.rebuild`): one of the current
-    /// form, or of form 10, which lacks only the reports' lists (`SearchIndex.reportSeqs`) that the rebuild then
-    /// makes from the rows (`completeKeptSearchIndex`), seconds at ten million scans where making the whole
-    /// index again takes minutes.
+    /// form; or of form 11, which differs only in never leaving scans out (`SearchIndex.unindexedKey`); or of
+    /// form 10, which lacks only the reports' lists (`SearchIndex.reportSeqs`) that the rebuild then makes from
+    /// the rows (`completeKeptSearchIndex`), seconds at ten million scans where making the whole index again
+    /// takes minutes.
     public func searchIndexMayBeKept() throws -> Bool {
         guard let form = try searchIndexForm() else { return false }
-        return form == SearchIndex.currentForm || form == 10
+        return form == SearchIndex.currentForm || form == 11 || form == 10
     }
 
     /// Brings a search index a rebuild kept to the current form: an index of form 10 gets every chunk's list of
-    /// reports from the scan rows (`SearchIndexWriter.listReports`), and its mark is taken away (the rebuild
-    /// marks the index current, `markSearchIndexReady`).
+    /// reports from the scan rows (`SearchIndexWriter.listReports`), and the mark of an older form is taken away
+    /// (the rebuild marks the index current, `markSearchIndexReady`).
     public func completeKeptSearchIndex() throws {
-        guard try searchIndexForm() == 10 else { return }
-        try SearchIndexWriter.listReports(fromRowsIn: tables)
-        try tables.delete(.search, SearchIndex.readyKey(form: 10))
+        guard let form = try searchIndexForm(), form != SearchIndex.currentForm else { return }
+        if form == 10 { try SearchIndexWriter.listReports(fromRowsIn: tables) }
+        try tables.delete(.search, SearchIndex.readyKey(form: form))
+    }
+
+    /// The first of the newest scans the search index leaves out for now (`SearchIndex.unindexedKey`), whose
+    /// rows a query reads; nil when it leaves out none. A mark that does not read leaves every scan to its
+    /// row (the first), the answers right until `rebuild` makes the index again (`log verify` finds it).
+    func firstUnindexedScan() throws -> UInt32? {
+        try tables.withValue(.search, SearchIndex.unindexedKey) { value in
+            guard let value else { return nil }
+            return SearchIndex.unindexedFirst(value) ?? 1
+        }
     }
 
     /// Makes a rebuild keep the stored search index as it is, adding no scan to it (the index must be one a

@@ -47,10 +47,13 @@ extension ModelTable {
     /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
     /// (`ChunkBits`), or a list of shared pieces' numbers that reads (`PieceNumbers`), or a head's next bytes
     /// that read (`HeadFollowers`), or a list of reports that reads (`ReportSeqs`), or an entry of the pieces'
-    /// vocabulary (`PieceVocabulary`); and the index's mark, empty.
+    /// vocabulary (`PieceVocabulary`); the index's mark, empty; and the mark of the scans left out, sealed.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
         if SearchIndex.readableKeys.contains(where: { key.elementsEqual($0) }) {
             return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes"
+        }
+        if key.elementsEqual(SearchIndex.unindexedKey) {
+            return SearchIndex.unindexedFirst(value) != nil ? nil : "the mark of the scans left out of the search index does not read"
         }
         guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
         switch key[4] {

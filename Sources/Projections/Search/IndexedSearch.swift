@@ -30,6 +30,30 @@ struct IndexedSearch {
         var ordinals: [UInt32] = []
         guard first <= last, last > 0 else { return (0, []) }
         let check = SearchNeedle(lowercased: needle)
+        // The newest scans may be left out of the sets (`SearchIndex.unindexedKey`): their rows are read.
+        var last = last
+        if let unindexed = try models.firstUnindexedScan(), unindexed <= last {
+            let low = max(first, unindexed)
+            let categoryBytes = category.map { Array($0.utf8) }, actorBytes = actor.map { Array($0.utf8) }
+            for ordinal in stride(from: last, through: low, by: -1) {
+                let matches = try models.withScanHeader(ordinal) { header in
+                    switch type {
+                    case .all: break
+                    case .success: if header.isCounterfeit { return false }
+                    case .failed: if !header.isCounterfeit { return false }
+                    }
+                    if let categoryBytes, !header.category.elementsEqual(categoryBytes) { return false }
+                    if let actorBytes, !header.actor.elementsEqual(actorBytes) { return false }
+                    return check.matches(header)
+                }
+                guard matches else { continue }
+                if total >= offset && ordinals.count < limit { ordinals.append(ordinal) }
+                total += 1
+            }
+            if low == first { return (knownTotal ?? total, ordinals) }
+            if let knownTotal, ordinals.count >= limit { return (knownTotal, ordinals) }
+            last = low - 1
+        }
         let labels = labelPrefixes()
         let form = try models.searchIndexForm() ?? 0
         // A replay of a prefix leaves out the reports made after it: the chunks' lists of reports say which

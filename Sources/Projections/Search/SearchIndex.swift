@@ -104,22 +104,51 @@ enum SearchIndex {
     /// checks their seal, and a chunk's pieces made again, or `rebuild`, delete them.
     static let formerHeadFollowing: UInt8 = 0xD7
 
-    /// Present once the index holds every scan of the store (a new store, or after `rebuild`); it sorts
-    /// before every set (group 0, then a 0 where a set has its kind). Its name carries the index's form:
-    /// a store whose index has another form answers by reading rows until `rebuild`.
+    /// Present once the index holds every scan of the store (a new store, or after `rebuild`), but those
+    /// `unindexedKey` names; it sorts before every set (group 0, then a 0 where a set has its kind). Its name
+    /// carries the index's form: a store whose index has another form answers by reading rows until `rebuild`.
     static let readyKey = readyKey(form: currentForm)
-    static let currentForm = 11
+    static let currentForm = 12
     /// The forms a query reads as ready, the current first (a query looks their marks up in this order):
-    /// form 6 lacks only the sets of a head's next byte and of what comes before a tail, form 7
+    /// form 11 never leaves scans out (`unindexedKey`), and a writer leaves none out of it (an older binary
+    /// would not know to read their rows), form 6 lacks only the sets of a head's next byte and of what comes
+    /// before a tail, form 7
     /// `tailsRepeated` and `headFollowing` too, form 8 only `headFollowing`, form 9 has it in its former
     /// layout (`formerHeadFollowing`), which queries do not read, and form 10 lacks only the reports' lists
     /// (`reportSeqs`); those sets prove matches or rule candidates out (without them those scans' rows are
     /// read), so a store written before them searches as it did and verifies, and `rebuild` makes its index
     /// again in the current form.
-    static let readableForms = [currentForm, 10, 9, 8, 7, 6]
+    static let readableForms = [currentForm, 11, 10, 9, 8, 7, 6]
     static let readableKeys = readableForms.map { readyKey(form: $0) }
 
     static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
+
+    /// The newest scans, not in the sets yet: the first of them (4 bytes, big-endian, sealed: `SealedValue`),
+    /// every scan from it on left out. Absent when every scan is in the sets.
+    ///
+    /// Why: a write of a few scans into a chunk stored before (a served store's group commit) read, merged
+    /// and wrote every set its scans' grams touch: about 2,000 pages, 8.3 MB written, a commit of 32 scans,
+    /// which the disk's flushes turned into a p99 of hundreds of milliseconds (docs/SERVER.md). Such a write
+    /// now leaves its scans out, and queries check their rows (`IndexedSearch`); the write that brings them to
+    /// `unindexedLimit`, or fills the chunk, adds them all from their rows, touching each set once for all of
+    /// them. A write that begins a chunk, and an import or a rebuild past the limit, add theirs as before.
+    static let unindexedKey = [0, 0, 0, 0, 0] + Array("unindexed-from".utf8)
+
+    /// How many scans may be left out of the sets at most (`unindexedKey`): the rows a query reads besides
+    /// its chunks' sets, about a millisecond's worth, and 32 of the group commit's writes of 32 scans.
+    static let unindexedLimit: UInt32 = 1_024
+
+    /// The stored form of the first scan left out.
+    static func unindexedValue(_ first: UInt32) -> [UInt8] {
+        SealedValue.seal(key: unindexedKey, PieceVocabulary.bigEndian(first))
+    }
+
+    /// The first scan left out, from its stored form; nil when it does not read (a damaged value).
+    static func unindexedFirst(_ value: UnsafeRawBufferPointer) -> UInt32? {
+        guard value.count == 4 + SealedValue.checkBytes, SealedValue.isSound(key: unindexedKey, value: value) else { return nil }
+        let first = UInt32(bigEndian: value.loadUnaligned(as: UInt32.self))
+        return first > 0 ? first : nil
+    }
 
     /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
     /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside

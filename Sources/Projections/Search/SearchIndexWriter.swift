@@ -92,6 +92,16 @@ final class SearchIndexWriter {
     /// chunks interleave (`SearchIndex`).
     private var pending: [(key: [UInt8], value: [UInt8])] = []
     private var pendingGroup: UInt32?
+    /// The scans left out of the sets (`SearchIndex.unindexedKey`), read at this write's first scan or report.
+    private var unindexed: Unindexed?
+
+    /// The newest scans left out of the sets: the first of them, as stored when this write began and as it
+    /// is now, and whether this write may leave out more.
+    private struct Unindexed {
+        var stored: UInt32?
+        var first: UInt32?
+        var mayLeaveOut: Bool
+    }
 
     init() {}
 
@@ -121,10 +131,111 @@ final class SearchIndexWriter {
     }
 
     /// Adds scan `ordinal`: the grams of its search text (`ScanRowHeader.searchText`), whether counterfeit,
-    /// its category and actor.
+    /// its category and actor. Or leaves it out of the sets for now (`leavesOut`).
     func add(ordinal: UInt32, text: UnsafeRawBufferPointer, counterfeit: Bool, category: String, actor: String,
              to tables: any ModelTables) throws {
         if keepsStoredSets { return }
+        if try leavesOut(ordinal, in: tables) { return }
+        try addToSets(ordinal: ordinal, text: text, counterfeit: counterfeit, category: category, actor: actor, to: tables)
+    }
+
+    /// What the index leaves out (`SearchIndex.unindexedKey`), as this write found it. Scans are left out only
+    /// of an index of the current form: an older one is read by binaries that do not know to read their rows.
+    /// A mark that does not read leaves out none from now on; queries read every row until `rebuild`
+    /// (`Models.firstUnindexedScan`).
+    private func unindexedState(in tables: any ModelTables) throws -> Unindexed {
+        if let unindexed { return unindexed }
+        var sound = true
+        let stored = try tables.withValue(.search, SearchIndex.unindexedKey) { value -> UInt32? in
+            guard let value else { return nil }
+            let first = SearchIndex.unindexedFirst(value)
+            sound = first != nil
+            return first
+        }
+        let current = try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
+        let state = Unindexed(stored: stored, first: stored, mayLeaveOut: sound && current)
+        unindexed = state
+        return state
+    }
+
+    /// Whether scan `ordinal` is left out of the sets for now: it does not begin or fill its chunk, and fewer
+    /// than `SearchIndex.unindexedLimit` scans would be left out with it. When it is not, the scans left out
+    /// before it are added from their rows first (`addFromRows`), and this write leaves out no more: a write of
+    /// many scans adds them as it goes.
+    private func leavesOut(_ ordinal: UInt32, in tables: any ModelTables) throws -> Bool {
+        var state = try unindexedState(in: tables)
+        let chunk = SearchIndex.chunk(of: ordinal), first = state.first ?? ordinal
+        let beginsChunk = ordinal == max(1, SearchIndex.first(of: chunk)) || heldChunk == chunk && heldFresh
+        if state.mayLeaveOut, !beginsChunk, SearchIndex.chunk(of: first) == chunk, first <= ordinal,
+           ordinal - first + 1 < SearchIndex.unindexedLimit, SearchIndex.offset(of: ordinal) != SearchIndex.scansPerChunk - 1 {
+            state.first = first
+            unindexed = state
+            return true
+        }
+        if let first = state.first { try addFromRows(first..<ordinal, in: tables) }
+        state.first = nil
+        state.mayLeaveOut = false
+        unindexed = state
+        return false
+    }
+
+    /// Whether scan `ordinal` is left out of the sets: a report's message on it is added with it, from its row.
+    private func isLeftOut(_ ordinal: UInt32, in tables: any ModelTables) throws -> Bool {
+        guard let first = try unindexedState(in: tables).first else { return false }
+        return ordinal >= first
+    }
+
+    /// Adds the scans `ordinals`, left out until now, from their rows: each with its report's message, if any.
+    private func addFromRows(_ ordinals: Range<UInt32>, in tables: any ModelTables) throws {
+        for ordinal in ordinals {
+            let row = try tables.withValue(.scans, Models.ordinalKey(ordinal)) { bytes -> LeftOutRow? in
+                guard let bytes else { return nil }
+                return try LeftOutRow(ScanRowHeader(bytes, reportsThrough: .max))
+            }
+            guard let row else { continue }
+            try row.text.withUnsafeBytes {
+                try addToSets(ordinal: ordinal, text: $0, counterfeit: row.counterfeit, category: row.category, actor: row.actor, to: tables)
+            }
+            if let (message, seq) = row.message { try addMessage(lowercased: message, ordinal: ordinal, seq: seq, to: tables) }
+        }
+    }
+
+    /// A row's scan as `add` takes it, copied out of the row's page (the sets' writes may move it).
+    private struct LeftOutRow {
+        let text: [UInt8]
+        let counterfeit: Bool
+        let category: String
+        let actor: String
+        let message: (text: [UInt8], seq: UInt64)?
+
+        /// The search text is the one the scan was recorded with: its report's message (the last field) empty.
+        init(_ header: ScanRowHeader) {
+            let message = header.isReported ? header.searchFields.last.map(Array.init) : nil
+            var text = Array(header.searchText)
+            if let message, !message.isEmpty { text.removeLast(message.count + 1); text.append(0) }
+            self.text = text
+            counterfeit = header.isCounterfeit
+            category = String(decoding: header.category, as: UTF8.self)
+            actor = String(decoding: header.actor, as: UTF8.self)
+            self.message = message.flatMap { $0.isEmpty ? nil : ($0, header.reportSeq) }
+        }
+    }
+
+    /// Stores what is left out when this write ends, if that changed.
+    private func storeUnindexed(to tables: any ModelTables) throws {
+        guard let state = unindexed else { return }
+        unindexed = nil
+        guard state.first != state.stored else { return }
+        if let first = state.first {
+            try tables.put(.search, SearchIndex.unindexedKey, SearchIndex.unindexedValue(first))
+        } else {
+            try tables.delete(.search, SearchIndex.unindexedKey)
+        }
+    }
+
+    /// Adds scan `ordinal` to the sets (the worker's, for its chunk).
+    private func addToSets(ordinal: UInt32, text: UnsafeRawBufferPointer, counterfeit: Bool, category: String, actor: String,
+                           to tables: any ModelTables) throws {
         let chunk = SearchIndex.chunk(of: ordinal)
         // A chunk is fresh when this write adds its first scan (ordinals start at 1).
         try hold(chunk, fresh: ordinal == max(1, SearchIndex.first(of: chunk)), to: tables)
@@ -134,11 +245,16 @@ final class SearchIndexWriter {
         if batch.count >= SearchIndexWriter.batchBytes { sendBatch() }
     }
 
-    /// Adds the grams of a report's message on scan `ordinal`, the report being event `seq`.
+    /// Adds the grams of a report's message on scan `ordinal`, the report being event `seq`; on a scan left
+    /// out of the sets, its row holds the message, added with the scan.
     func addMessage(_ message: String, ordinal: UInt32, seq: UInt64, to tables: any ModelTables) throws {
         if keepsStoredSets { return }
+        if try isLeftOut(ordinal, in: tables) { return }
+        try addMessage(lowercased: CaseFolding.lowercasedUTF8(message), ordinal: ordinal, seq: seq, to: tables)
+    }
+
+    private func addMessage(lowercased text: [UInt8], ordinal: UInt32, seq: UInt64, to tables: any ModelTables) throws {
         let chunk = SearchIndex.chunk(of: ordinal), offset = SearchIndex.offset(of: ordinal)
-        let text = CaseFolding.lowercasedUTF8(message)
         let held = heldChunk == chunk
         withUnsafeBytes(of: chunk.littleEndian) { messages.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt16(offset).littleEndian) { messages.append(contentsOf: $0) }
@@ -152,8 +268,9 @@ final class SearchIndexWriter {
         }
     }
 
-    /// Writes every set held.
+    /// Writes every set held, and what is left out.
     func write(to tables: any ModelTables) throws {
+        try storeUnindexed(to: tables)
         if let worker, heldChunk != nil {
             sendBatch()
             worker.send(.finish)
