@@ -1456,7 +1456,7 @@ extension SnapshotReplayTests {
         try expectSameAnswers()
         // A write of more scans than are left out at most adds s-101 from its row, and its report joins the piece.
         try store.write { appender in
-            for n in 102...(102 + Int(SearchIndex.unindexedLimit)) {
+            for n in 102...(102 + Int(UnindexedScans.most)) {
                 _ = try appender.append(try Ev.decoded(Ev.scan("s-\(n)", by: "ines", at: at(), code: "https://v.example/c/\(n)",
                                                                productName: "Serum", category: "Cosmetics", result: "authentic", mode: "single")))
             }

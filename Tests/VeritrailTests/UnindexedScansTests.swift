@@ -13,14 +13,17 @@ import TestSupport
 /// rows: the answers must be what reading every row gives, whichever scans are left out, at the head and as
 /// of any point, with reports (and their messages) on scans left out and on scans in the sets.
 @Suite struct UnindexedScansTests {
-    /// The first scan left out, as stored (nil: none).
-    static func firstLeftOut(_ store: Store) throws -> UInt32? {
+    /// The mark of the scans left out (nil: none; first 0: a mark that does not read).
+    static func mark(_ store: Store) throws -> UnindexedScans? {
         try store.log.environment.read { txn in
             try StoredTables(transaction: txn, databases: store.modelDatabases).withValue(.search, SearchIndex.unindexedKey) { value in
-                value.map { SearchIndex.unindexedFirst($0) ?? 0 }
+                value.map { UnindexedScans(stored: $0) ?? UnindexedScans(first: 0) }
             }
         }
     }
+
+    /// The first scan left out, as stored (nil: none).
+    static func firstLeftOut(_ store: Store) throws -> UInt32? { try mark(store)?.first }
 
     static func scans(_ store: Store) throws -> UInt32 {
         try store.log.environment.read { txn in
@@ -31,14 +34,17 @@ import TestSupport
 
     /// A store a few hundred scans short of its first chunk's end, then writes of 1 to 60 events (scans, and
     /// reports on recent scans and on old ones, with and without a message) past the chunk's end and past the
-    /// limit twice over: every so many writes, random queries both ways, at the head and as of a point.
+    /// limit twice over, the scans left out added a slice of the sets at a time: every so many writes, random
+    /// queries both ways, at the head and as of a point.
     @Test func scansLeftOutOfTheSetsAnswerAsReadingEveryRowDoes() throws {
         var rng = SystemRandomNumberGenerator()
         let firstPart = ChunkBits.scansPerChunk - 400
-        var lines = SearchIndexTests.log(scans: firstPart + 2 * Int(SearchIndex.unindexedLimit) + 1_300, rng: &rng)
+        var lines = SearchIndexTests.log(scans: firstPart + 2 * Int(UnindexedScans.limit) + 1_300, rng: &rng)
         let split = try #require(lines.indices.filter { lines[$0].contains("\"s-\(firstPart)\"") && lines[$0].contains("scan.recorded") }.first) + 1
         // Reports with a message on scans of the first part, written long after them, among the small writes.
-        for (n, target) in [(200, 17), (900, 5_000), (1_700, firstPart - 3)] {
+        let reported = Set(lines.filter { $0.contains("counterfeit.reported") }.compactMap { $0.firstMatch(of: /"scanId":"s-([0-9]+)"/) }.map { Int($0.1)! })
+        for (n, near) in [(200, 17), (900, 5_000), (1_700, firstPart - 30)] {
+            let target = try #require((near..<(near + 30)).first { !reported.contains($0) })
             let before = String(try #require(lines[split + n - 1].firstMatch(of: /"at":"([^"]+)"/)).1)
             let report = Ev.report("s-\(target)", reason: "label", by: "marco", at: before, extra: #","message":"Kyoto wharf \#(n) hologram""#)
             lines.insert(report, at: split + n)
@@ -50,19 +56,24 @@ import TestSupport
         let store = try Store(directory: directory.path)
         #expect(try UnindexedScansTests.firstLeftOut(store) == nil)
         var at = split, writes = 0
-        var leftOut: [Int] = [], flushed = 0
+        var leftOut: [Int] = [], flushed = 0, slices: Set<UInt8> = []
         while at < events.count {
             let end = min(events.count, at + Int.random(in: 1...60, using: &rng))
             try store.write { appender in for e in events[at..<end] { _ = try appender.append(e) } }
             at = end
             writes += 1
             let scans = try UnindexedScansTests.scans(store)
-            if let first = try UnindexedScansTests.firstLeftOut(store) {
-                // Only the newest, fewer than the limit, and never across a chunk's end.
-                #expect(first > 0 && first <= scans)
-                #expect(scans - first + 1 < SearchIndex.unindexedLimit)
-                #expect(SearchIndex.chunk(of: first) == SearchIndex.chunk(of: scans))
-                leftOut.append(Int(scans - first + 1))
+            if let mark = try UnindexedScansTests.mark(store) {
+                // Only the newest (from the one after the last, at most), fewer than the most, and never across a
+                // chunk's end; those being added are the first of them.
+                #expect(mark.first > 0 && mark.first <= scans + 1)
+                #expect(scans + 1 - mark.first < UnindexedScans.most)
+                #expect(SearchIndex.chunk(of: mark.first) == SearchIndex.chunk(of: scans))
+                if let adding = mark.adding {
+                    #expect(adding.end > mark.first && adding.end <= scans + 1)
+                    slices.insert(adding.slice)
+                }
+                leftOut.append(Int(scans + 1 - mark.first))
             } else {
                 flushed += 1
             }
@@ -73,10 +84,12 @@ import TestSupport
                 }
             }
         }
-        // Scans were left out most of the time, and added to the sets in one write at least twice.
+        // Scans were left out most of the time, added a slice at a time (every slice seen), and added in one
+        // write at the chunk's end.
         #expect(leftOut.count > writes / 2)
-        #expect(leftOut.contains { $0 > 500 })
-        #expect(flushed >= 2)
+        #expect(leftOut.contains { $0 > Int(UnindexedScans.limit) })
+        #expect(slices == Set(0..<UnindexedScans.slices))
+        #expect(flushed >= 1)
         #expect(try store.auditPages() == nil)
         let needles = ["kyoto", "wharf 9", "hologram", "e", "ser", "s-16", "s-1580", "7?lot=0", "zzq"]
         for needle in needles {
@@ -97,14 +110,16 @@ import TestSupport
         }
     }
 
-    /// A write of more scans than the limit adds those left out before it and its own: none is left out after.
+    /// A write of more scans than are left out at most adds those left out before it and its own: none is left
+    /// out after.
     /// A scan left out and reported (in a write of its own) is added with its report's message apart from its
     /// fields: as of before the report, the message is no match.
     @Test func aLargeWriteAddsTheScansLeftOutBeforeIt() throws {
         var rng = SystemRandomNumberGenerator()
-        var lines = SearchIndexTests.log(scans: 3_000, rng: &rng)
-        let scanId = String(try #require(lines[1_000..<1_020].lazy.filter { $0.contains("scan.recorded") }
-            .compactMap { $0.firstMatch(of: /"scanId":"(s-[0-9]+)"/) }.first).1)
+        var lines = SearchIndexTests.log(scans: 4_000, rng: &rng)
+        let reported = Set(lines.filter { $0.contains("counterfeit.reported") }.compactMap { $0.firstMatch(of: /"scanId":"(s-[0-9]+)"/) }.map { String($0.1) })
+        let scanId = try #require(lines[1_000..<1_020].lazy.filter { $0.contains("scan.recorded") }
+            .compactMap { $0.firstMatch(of: /"scanId":"(s-[0-9]+)"/) }.map { String($0.1) }.first { !reported.contains($0) })
         let at = String(try #require(lines[1_019].firstMatch(of: /"at":"([^"]+)"/)).1)
         lines.insert(Ev.report(scanId, reason: "label", by: "marco", at: at, extra: #","message":"Zebra crossing""#), at: 1_020)
         let events = try lines.map(Ev.decoded)

@@ -250,7 +250,7 @@ public final class Models: RuleState {
     func firstUnindexedScan() throws -> UInt32? {
         try tables.withValue(.search, SearchIndex.unindexedKey) { value in
             guard let value else { return nil }
-            return SearchIndex.unindexedFirst(value) ?? 1
+            return UnindexedScans(stored: value)?.first ?? 1
         }
     }
 

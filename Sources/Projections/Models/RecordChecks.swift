@@ -53,7 +53,7 @@ extension ModelTable {
             return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes"
         }
         if key.elementsEqual(SearchIndex.unindexedKey) {
-            return SearchIndex.unindexedFirst(value) != nil ? nil : "the mark of the scans left out of the search index does not read"
+            return UnindexedScans(stored: value) != nil ? nil : "the mark of the scans left out of the search index does not read"
         }
         guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
         switch key[4] {

@@ -30,7 +30,7 @@ struct IndexedSearch {
         var ordinals: [UInt32] = []
         guard first <= last, last > 0 else { return (0, []) }
         let check = SearchNeedle(lowercased: needle)
-        // The newest scans may be left out of the sets (`SearchIndex.unindexedKey`): their rows are read.
+        // The newest scans may be left out of the sets (`UnindexedScans`): their rows are read.
         var last = last
         if let unindexed = try models.firstUnindexedScan(), unindexed <= last {
             let low = max(first, unindexed)

@@ -123,32 +123,8 @@ enum SearchIndex {
 
     static func readyKey(form: Int) -> [UInt8] { [0, 0, 0, 0, 0] + Array("search-index-\(form)".utf8) }
 
-    /// The newest scans, not in the sets yet: the first of them (4 bytes, big-endian, sealed: `SealedValue`),
-    /// every scan from it on left out. Absent when every scan is in the sets.
-    ///
-    /// Why: a write of a few scans into a chunk stored before (a served store's group commit) read, merged
-    /// and wrote every set its scans' grams touch: about 2,000 pages, 8.3 MB written, a commit of 32 scans,
-    /// which the disk's flushes turned into a p99 of hundreds of milliseconds (docs/SERVER.md). Such a write
-    /// now leaves its scans out, and queries check their rows (`IndexedSearch`); the write that brings them to
-    /// `unindexedLimit`, or fills the chunk, adds them all from their rows, touching each set once for all of
-    /// them. A write that begins a chunk, and an import or a rebuild past the limit, add theirs as before.
+    /// The newest scans, not in the sets yet (`UnindexedScans`): the key of their mark.
     static let unindexedKey = [0, 0, 0, 0, 0] + Array("unindexed-from".utf8)
-
-    /// How many scans may be left out of the sets at most (`unindexedKey`): the rows a query reads besides
-    /// its chunks' sets, about a millisecond's worth, and 32 of the group commit's writes of 32 scans.
-    static let unindexedLimit: UInt32 = 1_024
-
-    /// The stored form of the first scan left out.
-    static func unindexedValue(_ first: UInt32) -> [UInt8] {
-        SealedValue.seal(key: unindexedKey, PieceVocabulary.bigEndian(first))
-    }
-
-    /// The first scan left out, from its stored form; nil when it does not read (a damaged value).
-    static func unindexedFirst(_ value: UnsafeRawBufferPointer) -> UInt32? {
-        guard value.count == 4 + SealedValue.checkBytes, SealedValue.isSound(key: unindexedKey, value: value) else { return nil }
-        let first = UInt32(bigEndian: value.loadUnaligned(as: UInt32.self))
-        return first > 0 ? first : nil
-    }
 
     /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
     /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside

@@ -92,14 +92,17 @@ final class SearchIndexWriter {
     /// chunks interleave (`SearchIndex`).
     private var pending: [(key: [UInt8], value: [UInt8])] = []
     private var pendingGroup: UInt32?
-    /// The scans left out of the sets (`SearchIndex.unindexedKey`), read at this write's first scan or report.
+    /// The scans left out of the sets (`UnindexedScans`), read at this write's first scan or report, or when
+    /// it ends.
     private var unindexed: Unindexed?
+    /// The slice of the sets' keys this write adds the scans being added to (`UnindexedScans.slice`); nil: all.
+    private var slice: UInt8?
 
-    /// The newest scans left out of the sets: the first of them, as stored when this write began and as it
-    /// is now, and whether this write may leave out more.
+    /// The newest scans left out of the sets: as stored when this write began and as they are now, and
+    /// whether this write may leave out more.
     private struct Unindexed {
-        var stored: UInt32?
-        var first: UInt32?
+        var stored: UnindexedScans?
+        var now: UnindexedScans?
         var mayLeaveOut: Bool
     }
 
@@ -139,41 +142,46 @@ final class SearchIndexWriter {
         try addToSets(ordinal: ordinal, text: text, counterfeit: counterfeit, category: category, actor: actor, to: tables)
     }
 
-    /// What the index leaves out (`SearchIndex.unindexedKey`), as this write found it. Scans are left out only
-    /// of an index of the current form: an older one is read by binaries that do not know to read their rows.
-    /// A mark that does not read leaves out none from now on; queries read every row until `rebuild`
+    /// What the index leaves out (`UnindexedScans`), as this write found it. Scans are left out only of an
+    /// index of the current form: an older one is read by binaries that do not know to read their rows. A mark
+    /// that does not read leaves out none from now on; queries read every row until `rebuild`
     /// (`Models.firstUnindexedScan`).
     private func unindexedState(in tables: any ModelTables) throws -> Unindexed {
         if let unindexed { return unindexed }
         var sound = true
-        let stored = try tables.withValue(.search, SearchIndex.unindexedKey) { value -> UInt32? in
+        let stored = try tables.withValue(.search, SearchIndex.unindexedKey) { value -> UnindexedScans? in
             guard let value else { return nil }
-            let first = SearchIndex.unindexedFirst(value)
-            sound = first != nil
-            return first
+            let mark = UnindexedScans(stored: value)
+            sound = mark != nil
+            return mark
         }
         let current = try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
-        let state = Unindexed(stored: stored, first: stored, mayLeaveOut: sound && current)
+        let state = Unindexed(stored: stored, now: stored, mayLeaveOut: sound && current)
         unindexed = state
         return state
     }
 
     /// Whether scan `ordinal` is left out of the sets for now: it does not begin or fill its chunk, and fewer
-    /// than `SearchIndex.unindexedLimit` scans would be left out with it. When it is not, the scans left out
-    /// before it are added from their rows first (`addFromRows`), and this write leaves out no more: a write of
-    /// many scans adds them as it goes.
+    /// than `UnindexedScans.most` scans would be left out with it. Once `UnindexedScans.limit` are, the writes
+    /// that follow add the first of them a slice at a time (`addSlice`). When it is not left out, every scan
+    /// left out before it is added from its row first (`addFromRows`), and this write leaves out no more: a
+    /// write of many scans adds them as it goes.
     private func leavesOut(_ ordinal: UInt32, in tables: any ModelTables) throws -> Bool {
         var state = try unindexedState(in: tables)
-        let chunk = SearchIndex.chunk(of: ordinal), first = state.first ?? ordinal
+        let chunk = SearchIndex.chunk(of: ordinal), first = state.now?.first ?? ordinal
         let beginsChunk = ordinal == max(1, SearchIndex.first(of: chunk)) || heldChunk == chunk && heldFresh
         if state.mayLeaveOut, !beginsChunk, SearchIndex.chunk(of: first) == chunk, first <= ordinal,
-           ordinal - first + 1 < SearchIndex.unindexedLimit, SearchIndex.offset(of: ordinal) != SearchIndex.scansPerChunk - 1 {
-            state.first = first
+           ordinal - first + 1 < UnindexedScans.most, SearchIndex.offset(of: ordinal) != SearchIndex.scansPerChunk - 1 {
+            var now = state.now ?? UnindexedScans(first: first)
+            if now.adding == nil && ordinal - first >= UnindexedScans.limit {
+                now.adding = UnindexedScans.Adding(end: ordinal, slice: 0)
+            }
+            state.now = now
             unindexed = state
             return true
         }
-        if let first = state.first { try addFromRows(first..<ordinal, in: tables) }
-        state.first = nil
+        if let first = state.now?.first, first < ordinal { try addFromRows(first..<ordinal, in: tables) }
+        state.now = nil
         state.mayLeaveOut = false
         unindexed = state
         return false
@@ -181,9 +189,34 @@ final class SearchIndexWriter {
 
     /// Whether scan `ordinal` is left out of the sets: a report's message on it is added with it, from its row.
     private func isLeftOut(_ ordinal: UInt32, in tables: any ModelTables) throws -> Bool {
-        guard let first = try unindexedState(in: tables).first else { return false }
+        guard let first = try unindexedState(in: tables).now?.first else { return false }
         return ordinal >= first
     }
+
+    /// Adds the scans being added (`UnindexedScans.adding`) to the next slice of the sets' keys, when this write
+    /// added none of them otherwise; the last slice moves the mark past them.
+    private func addSlice(in tables: any ModelTables) throws {
+        guard !keepsStoredSets else { return }
+        var state = try unindexedState(in: tables)
+        guard state.mayLeaveOut, var now = state.now, let adding = now.adding, now == state.stored else { return }
+        slice = adding.slice
+        defer { slice = nil }
+        try addFromRows(now.first..<adding.end, in: tables)
+        try writeHeld(to: tables)
+        now.adding = adding.slice + 1 < UnindexedScans.slices ? UnindexedScans.Adding(end: adding.end, slice: adding.slice + 1) : nil
+        if now.adding == nil { now.first = adding.end }
+        state.now = now
+        unindexed = state
+    }
+
+    /// Whether this write stores what a set's `key` holds: every key but while adding a slice of them.
+    private func stores(_ key: [UInt8]) -> Bool {
+        slice.map { UnindexedScans.slice(ofKey: key) == $0 } ?? true
+    }
+
+    /// Whether this write stores what is not a set of grams or labels (pieces, reports, messages): every write
+    /// but one adding a slice of the sets other than the last.
+    private var storesTheRest: Bool { slice.map { $0 == UnindexedScans.slices - 1 } ?? true }
 
     /// Adds the scans `ordinals`, left out until now, from their rows: each with its report's message, if any.
     private func addFromRows(_ ordinals: Range<UInt32>, in tables: any ModelTables) throws {
@@ -196,7 +229,7 @@ final class SearchIndexWriter {
             try row.text.withUnsafeBytes {
                 try addToSets(ordinal: ordinal, text: $0, counterfeit: row.counterfeit, category: row.category, actor: row.actor, to: tables)
             }
-            if let (message, seq) = row.message { try addMessage(lowercased: message, ordinal: ordinal, seq: seq, to: tables) }
+            if storesTheRest, let (message, seq) = row.message { try addMessage(lowercased: message, ordinal: ordinal, seq: seq, to: tables) }
         }
     }
 
@@ -225,9 +258,9 @@ final class SearchIndexWriter {
     private func storeUnindexed(to tables: any ModelTables) throws {
         guard let state = unindexed else { return }
         unindexed = nil
-        guard state.first != state.stored else { return }
-        if let first = state.first {
-            try tables.put(.search, SearchIndex.unindexedKey, SearchIndex.unindexedValue(first))
+        guard state.now != state.stored else { return }
+        if let now = state.now {
+            try tables.put(.search, SearchIndex.unindexedKey, now.stored)
         } else {
             try tables.delete(.search, SearchIndex.unindexedKey)
         }
@@ -268,9 +301,16 @@ final class SearchIndexWriter {
         }
     }
 
-    /// Writes every set held, and what is left out.
+    /// Writes every set held, adds the next slice of the scans being added (`addSlice`), and stores what is
+    /// left out.
     func write(to tables: any ModelTables) throws {
+        try writeHeld(to: tables)
+        try addSlice(in: tables)
         try storeUnindexed(to: tables)
+    }
+
+    /// Writes every set held.
+    private func writeHeld(to tables: any ModelTables) throws {
         if let worker, heldChunk != nil {
             sendBatch()
             worker.send(.finish)
@@ -306,8 +346,8 @@ final class SearchIndexWriter {
                 // Scans added to a chunk stored before: its sets past the heads no longer know every scan's
                 // heads, and go (until the chunk is full and its pieces are made again, `remakePieces`).
                 if made.addsScans { try deleteKinds([SearchIndex.uncoveredGram], of: made.chunk, in: tables) }
-                try mergePieces(of: made.chunk, made.pieces, into: tables)
-                for (key, value) in made.sets {
+                if storesTheRest { try mergePieces(of: made.chunk, made.pieces, into: tables) }
+                for (key, value) in made.sets where stores(key) {
                     let merged = try tables.withValue(.search, key) { stored in
                         guard let stored else { return value }
                         var bits = ChunkBits()
@@ -654,6 +694,7 @@ final class SearchIndexWriter {
                 i += 1
             }
             let key = SearchIndex.key(gram: UInt32(truncatingIfNeeded: group), chunk: UInt32(truncatingIfNeeded: group >> 32))
+            guard stores(key) else { continue }
             let (value, same) = try tables.withValue(.search, key) { stored in
                 var bits = ChunkBits()
                 if let stored { bits.or(container: SealedValue.body(stored)) }
