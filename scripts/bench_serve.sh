@@ -8,7 +8,10 @@
 #
 #   scripts/bench_serve.sh [VERITRAIL_BINARY]      # default .build/release/veritrail
 #
-# EVENTS_FILE names a log gen_bench.py made before (of EVENTS events), instead of making one.
+# EVENTS_FILE names a log gen_bench.py made before (of EVENTS events), instead of making one. Each server starts
+# on a fresh copy of the imported store, read back into the page cache as the store's own writes leave it
+# (scripts/bench_serve/small_folios.py); FOLIOS=cp leaves the copy as cp cached it (large folios: each commit
+# then writes megabytes, docs/SERVER.md).
 set -euo pipefail
 veritrail=${1:-.build/release/veritrail}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +31,7 @@ url=http://127.0.0.1:$port
 start() {
   # Synced before the server starts: the copy's writeback (a gigabyte at 1M) would share the two cores with the run.
   rm -rf "$work/store"; cp -r "$work/base" "$work/store"; sync
+  [ "${FOLIOS:-}" = cp ] || python3 "$here/scripts/bench_serve/small_folios.py" "$work/store/data.mdb"
   "$veritrail" serve --store "$work/store" --listen "127.0.0.1:$port" "$@" 2>/dev/null &
   pid=$!
   for _ in $(seq 200); do curl -sf "$url/v1/health" >/dev/null && break; sleep 0.05; done
@@ -41,9 +45,12 @@ p99() { awk '$1 == "99%" {print $2}' "$1"; }
 
 echo "== $events events; 64 connections recording single scans for ${seconds} s"
 start
+written=$(awk '/^write_bytes/ {print $2}' /proc/$pid/io)
 wrk -t2 -c64 -d"${seconds}s" --latency -s "$here/scripts/bench_serve/scan.lua" "$url" > "$work/group.txt"
+written=$(( $(awk '/^write_bytes/ {print $2}' /proc/$pid/io) - written ))
 echo "  group commit: $(rate "$work/group.txt") writes/s, p99 $(p99 "$work/group.txt")"
-curl -s "$url/metrics" | grep -E '^veritrail_commit_group_size_(sum|count)' | tr '\n' ' '; echo
+commits=$(curl -s "$url/metrics" | awk '/^veritrail_commit_group_size_count/ {print $2}')
+echo "  $commits commits, $(curl -s "$url/metrics" | awk '/^veritrail_commit_group_size_sum/ {print $2}') events; the server wrote $((written / 1048576)) MB to the disk, $((written / 1024 / ${commits%.*})) KB a commit"
 stop
 start --commit-each
 wrk -t2 -c64 -d"${seconds}s" --latency -s "$here/scripts/bench_serve/scan.lua" "$url" > "$work/each.txt"
