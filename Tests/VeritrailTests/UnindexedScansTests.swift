@@ -25,6 +25,13 @@ import TestSupport
     /// The first scan left out, as stored (nil: none).
     static func firstLeftOut(_ store: Store) throws -> UInt32? { try mark(store)?.first }
 
+    /// A store of `events`' first `count`, made in one write (so that none is left out).
+    static func store(_ events: [IncomingEvent], first count: Int) throws -> (Store, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unindexed-\(UUID().uuidString)")
+        _ = try Store.create(directory: directory.path) { appender in for e in events[..<count] { _ = try appender.append(e) } }
+        return (try Store(directory: directory.path), directory)
+    }
+
     static func scans(_ store: Store) throws -> UInt32 {
         try store.log.environment.read { txn in
             UInt32(try Models(tables: StoredTables(transaction: txn, databases: store.modelDatabases),
@@ -50,10 +57,8 @@ import TestSupport
             lines.insert(report, at: split + n)
         }
         let events = try lines.map(Ev.decoded)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unindexed-\(UUID().uuidString)")
+        let (store, directory) = try UnindexedScansTests.store(events, first: split)
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try Store.create(directory: directory.path) { appender in for e in events[..<split] { _ = try appender.append(e) } }
-        let store = try Store(directory: directory.path)
         #expect(try UnindexedScansTests.firstLeftOut(store) == nil)
         var at = split, writes = 0
         var leftOut: [Int] = [], flushed = 0, slices: Set<UInt8> = []
@@ -123,10 +128,8 @@ import TestSupport
         let at = String(try #require(lines[1_019].firstMatch(of: /"at":"([^"]+)"/)).1)
         lines.insert(Ev.report(scanId, reason: "label", by: "marco", at: at, extra: #","message":"Zebra crossing""#), at: 1_020)
         let events = try lines.map(Ev.decoded)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unindexed-\(UUID().uuidString)")
+        let (store, directory) = try UnindexedScansTests.store(events, first: 1_000)
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try Store.create(directory: directory.path) { appender in for e in events[..<1_000] { _ = try appender.append(e) } }
-        let store = try Store(directory: directory.path)
         try store.write { appender in for e in events[1_000..<1_020] { _ = try appender.append(e) } }
         #expect(try UnindexedScansTests.firstLeftOut(store) != nil)
         try store.write { appender in _ = try appender.append(events[1_020]) }
@@ -144,10 +147,8 @@ import TestSupport
     @Test func anIndexOfTheFormBeforeLeavesNoScanOut() throws {
         var rng = SystemRandomNumberGenerator()
         let events = try SearchIndexTests.log(scans: 1_200, rng: &rng).map(Ev.decoded)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unindexed-\(UUID().uuidString)")
+        let (store, directory) = try UnindexedScansTests.store(events, first: 1_000)
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try Store.create(directory: directory.path) { appender in for e in events[..<1_000] { _ = try appender.append(e) } }
-        let store = try Store(directory: directory.path)
         try store.log.environment.write { txn in
             let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
             try tables.delete(.search, SearchIndex.readyKey)
@@ -169,10 +170,8 @@ import TestSupport
     @Test func aDamagedMarkLeavesEveryScanToItsRowUntilARebuild() throws {
         var rng = SystemRandomNumberGenerator()
         let events = try SearchIndexTests.log(scans: 1_200, rng: &rng).map(Ev.decoded)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unindexed-\(UUID().uuidString)")
+        let (store, directory) = try UnindexedScansTests.store(events, first: 1_000)
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try Store.create(directory: directory.path) { appender in for e in events[..<1_000] { _ = try appender.append(e) } }
-        let store = try Store(directory: directory.path)
         try store.write { appender in for e in events[1_000..<1_030] { _ = try appender.append(e) } }
         #expect(try UnindexedScansTests.firstLeftOut(store) != nil)
         try SearchIndexTests.flipBit(store, .search, SearchIndex.unindexedKey, byte: 3)

@@ -73,23 +73,14 @@ extension HistoryQuery {
     private func byReadingRows(_ models: Models, window: HistoryWindow, now: Timestamp, needle: SearchNeedle?) throws -> (Int, [UInt32]) {
         let scans = try ScanSequence(models: models, actor: by)
         let first = try scans.firstPosition(in: window, now: now)
-        let categoryBytes = category.map { Array($0.utf8) }
+        // The rows are the actor's already.
+        let filter = RowFilter(type: type, category: category, actor: nil, needle: needle ?? SearchNeedle(lowercased: []))
         var total = 0
         var ordinals: [UInt32] = []
         var position = scans.count
         while position >= first && position > 0 {
             let ordinal = try scans.ordinal(at: position)
-            let take = try models.withScanHeader(ordinal) { header in
-                switch type {
-                case .all: break
-                case .success: if header.isCounterfeit { return false }
-                case .failed: if !header.isCounterfeit { return false }
-                }
-                if let categoryBytes, !header.category.elementsEqual(categoryBytes) { return false }
-                if let needle, !needle.matches(header) { return false }
-                return true
-            }
-            if take {
+            if try models.withScanHeader(ordinal, filter.matches) {
                 if total >= offset && ordinals.count < limit { ordinals.append(ordinal) }
                 total += 1
             }

@@ -34,19 +34,9 @@ struct IndexedSearch {
         var last = last
         if let unindexed = try models.firstUnindexedScan(), unindexed <= last {
             let low = max(first, unindexed)
-            let categoryBytes = category.map { Array($0.utf8) }, actorBytes = actor.map { Array($0.utf8) }
+            let filter = RowFilter(type: type, category: category, actor: actor, needle: check)
             for ordinal in stride(from: last, through: low, by: -1) {
-                let matches = try models.withScanHeader(ordinal) { header in
-                    switch type {
-                    case .all: break
-                    case .success: if header.isCounterfeit { return false }
-                    case .failed: if !header.isCounterfeit { return false }
-                    }
-                    if let categoryBytes, !header.category.elementsEqual(categoryBytes) { return false }
-                    if let actorBytes, !header.actor.elementsEqual(actorBytes) { return false }
-                    return check.matches(header)
-                }
-                guard matches else { continue }
+                guard try models.withScanHeader(ordinal, filter.matches) else { continue }
                 if total >= offset && ordinals.count < limit { ordinals.append(ordinal) }
                 total += 1
             }
