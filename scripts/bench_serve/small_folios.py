@@ -4,9 +4,9 @@
 
 Why: `cp` caches the copy it writes in large folios (2 MB here), and a large folio is written back whole once
 any page of it is dirty. A served store's commit dirties pages across the file, so a server on a fresh copy
-wrote about 8 MB a commit of 32 scans, against about 0.3 MB on the store as `import` left it (docs/SERVER.md,
-"The store's folios"). Read back through a map with random access advice, the kernel caches order-0 folios;
-`MADV_WILLNEED` over 16 MiB at a time reads ahead all the same.
+wrote 3.5–8 MB a commit of about 30 scans, against 0.3–0.7 MB on the same copy read back (docs/SERVER.md, "Scans
+left out of the search index, and the store's folios"). Read back through a map with random access advice, the
+kernel caches order-0 folios; `MADV_WILLNEED` over 16 MiB at a time reads ahead all the same.
 """
 import mmap
 import os
