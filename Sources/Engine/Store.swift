@@ -18,15 +18,22 @@ public final class Store: @unchecked Sendable {
     var snapshotInterval = Models.defaultSnapshotInterval
     /// Set by `groupCommits`: the writes of `appendGated` share transactions.
     private(set) var committer: GroupCommitter?
+    /// Set by `groupCommits`: the writes leave the chunks they fill to it to make their pieces again.
+    private var remaker: PieceRemaker?
 
     /// Makes the writes of `appendGated` from many threads share one transaction, one flush and one signed
-    /// checkpoint per group (`GroupCommitter`); `onCommit` hears each group's size and time. Call it once,
+    /// checkpoint per group (`GroupCommitter`); `onCommit` hears each group's size and time. And makes the
+    /// search index's pieces of the chunks the writes fill off the writes (`PieceRemaker`). Call it once,
     /// before the store is shared.
     public func groupCommits(onCommit: (@Sendable (_ size: Int, _ microseconds: Int64) -> Void)? = nil) {
         let committer = GroupCommitter(store: self)
         committer.onCommit = onCommit
         self.committer = committer
+        // Without a thread to make them, the chunks' pieces are made in the writes that fill them, as before.
+        remaker = try? PieceRemaker(store: self)
     }
+
+    deinit { remaker?.stop() }
 
     /// Opens the existing store in `directory` (a `StoreError` when there is none). `mapSize` is the least
     /// size to map: give more when a large write is coming, so the map need not grow (and the write run
@@ -104,6 +111,7 @@ public final class Store: @unchecked Sendable {
 
     private func write<R>(large: Bool, resealing: Bool, _ body: (inout Appender) throws -> R) throws -> R {
         var pending: PendingCheckpoint?
+        var leftPiecesDue = false
         let result = try log.environment.write(large: large) { txn in
             let writer = try LogWriter(log: log, transaction: txn)
             let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore, resealing: resealing)
@@ -111,13 +119,16 @@ public final class Store: @unchecked Sendable {
             // A store's first write starts its search index, which then holds every scan.
             if writer.head.seq == 0 { try models.markSearchIndexReady() }
             models.snapshotInterval = snapshotInterval
+            if remaker != nil { models.deferChunkPieces() }
             var appender = Appender(writer: writer, models: models, tree: proof.tree)
             let result = try body(&appender)
             try models.flush()
+            leftPiecesDue = models.leftChunkPiecesDue
             // A write its body rolled back (`Appender.rollBack`) commits nothing, so nothing is signed.
             pending = txn.rollsBack ? nil : try proof.finish()
             return result
         }
+        if leftPiecesDue { remaker?.wake() }
         if let pending {
             do {
                 try proofs.sign(pending)

@@ -260,6 +260,32 @@ public final class Models: RuleState {
         searchIndex?.keepsStoredSets = true
     }
 
+    /// Makes this write leave the chunks it fills to a later write to make their pieces again (`DuePieces`): a
+    /// served store's, whose remaker makes them from a read snapshot (`remadePieces`, `storeRemadePieces`).
+    /// A write that does not defer makes the pieces of every chunk due itself.
+    public func deferChunkPieces() {
+        searchIndex?.defersPieces = true
+    }
+
+    /// Whether this write, now flushed, left chunks due, one of them filled by it: the remaker's cue.
+    public var leftChunkPiecesDue: Bool { searchIndex?.leftPiecesDue ?? false }
+
+    /// The full chunks whose pieces are due (`DuePieces`), oldest first; none when the mark does not read.
+    public func chunksWithPiecesDue() throws -> [UInt32] {
+        try tables.withValue(.search, SearchIndex.piecesDueKey) { value in value.flatMap { DuePieces.chunks(stored: $0) } ?? [] }
+    }
+
+    /// The pieces of full chunk `chunk` counted again from its rows as these tables hold them, the log's
+    /// head being event `head`: a read snapshot's, off the write.
+    public func remadePieces(of chunk: UInt32, head: UInt64) throws -> RemadePieces {
+        try RemadePieces(of: chunk, in: tables, through: head)
+    }
+
+    /// Stores `pieces` (`remadePieces`) when this write flushes, if their chunk is due still.
+    public func storeRemadePieces(_ pieces: RemadePieces) {
+        searchIndex?.storeRemade(pieces)
+    }
+
     /// Marks the search index as holding every scan: a new store's first write, and a rebuild.
     public func markSearchIndexReady() throws {
         try tables.put(.search, SearchIndex.readyKey, [])

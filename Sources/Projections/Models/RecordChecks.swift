@@ -47,13 +47,17 @@ extension ModelTable {
     /// (`SealedValue`: a flipped bit of a bitmap reads as another set) and that is a container
     /// (`ChunkBits`), or a list of shared pieces' numbers that reads (`PieceNumbers`), or a head's next bytes
     /// that read (`HeadFollowers`), or a list of reports that reads (`ReportSeqs`), or an entry of the pieces'
-    /// vocabulary (`PieceVocabulary`); the index's mark, empty; and the mark of the scans left out, sealed.
+    /// vocabulary (`PieceVocabulary`); the index's mark, empty; the mark of the scans left out and that of the
+    /// chunks whose pieces are due, sealed.
     private static func searchSets(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> String? {
         if SearchIndex.readableKeys.contains(where: { key.elementsEqual($0) }) {
             return value.isEmpty ? nil : "the search index's mark holds \(value.count) bytes"
         }
         if key.elementsEqual(SearchIndex.unindexedKey) {
             return UnindexedScans(stored: value) != nil ? nil : "the mark of the scans left out of the search index does not read"
+        }
+        if key.elementsEqual(SearchIndex.piecesDueKey) {
+            return DuePieces.chunks(stored: value) != nil ? nil : "the mark of the chunks whose pieces are due does not read"
         }
         guard key.count >= 5 else { return "a search set's key of \(key.count) bytes" }
         switch key[4] {

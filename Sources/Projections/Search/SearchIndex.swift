@@ -126,6 +126,10 @@ enum SearchIndex {
     /// The newest scans, not in the sets yet (`UnindexedScans`): the key of their mark.
     static let unindexedKey = [0, 0, 0, 0, 0] + Array("unindexed-from".utf8)
 
+    /// The full chunks whose pieces a later write is to make again (`DuePieces`): the key of their mark, which
+    /// sorts before every set as `unindexedKey` does.
+    static let piecesDueKey = [0, 0, 0, 0, 0] + Array("pieces-due".utf8)
+
     /// Scans per chunk: 16,000, so that an import or a rebuild holds one chunk's sets in a few MB and writes
     /// each once (docs/SCALE.md), and a set stored as its bits (2,000 bytes) fits in a page of LMDB's beside
     /// its key (2,048 would not: each would take a page of its own).

@@ -72,8 +72,17 @@ final class SearchIndexWriter {
     /// Whether the held chunk's first scan came in this write.
     private var heldFresh = false
     /// Chunks this write filled that an earlier write had begun: their pieces are made again from their
-    /// rows when the write ends (`remakePieces`).
+    /// rows when the write ends (`remakePieces`), or named due for a later write when it `defersPieces`.
     private var completed: [UInt32] = []
+    /// Whether the chunks this write fills are left to a later write to make their pieces again (`DuePieces`),
+    /// a served store's: else this write makes them, and those any write before it left due.
+    var defersPieces = false
+    /// The chunks this write fills and leaves due.
+    private var due: [UInt32] = []
+    /// Pieces remade since a write before named their chunk due (`storeRemade`), stored when this write ends.
+    private var remade: [RemadePieces] = []
+    /// Whether chunks are due when this write ends, one of them named by it.
+    private(set) var leftPiecesDue = false
     /// The grams of texts too long for the worker's held sets (`GramWorker.Finished.late`):
     /// `chunk << 46 | gram << 14 | offset` (`SearchIndex.offsetBits`), which sort by key and then offset.
     private var late: [UInt64] = []
@@ -301,12 +310,90 @@ final class SearchIndexWriter {
         }
     }
 
-    /// Writes every set held, adds the next slice of the scans being added (`addSlice`), and stores what is
-    /// left out.
+    /// Writes every set held, adds the next slice of the scans being added (`addSlice`), stores what is left
+    /// out, and the pieces of the chunks due (`writeDue`).
     func write(to tables: any ModelTables) throws {
         try writeHeld(to: tables)
         try addSlice(in: tables)
         try storeUnindexed(to: tables)
+        try writeDue(to: tables)
+        try vocabulary.store(to: tables)
+    }
+
+    /// Stores `pieces`, made from a snapshot since a write named their chunk due, when this write ends, if
+    /// their chunk is due still.
+    func storeRemade(_ pieces: RemadePieces) {
+        remade.append(pieces)
+    }
+
+    /// Stores the pieces remade for this write whose chunks are due still, and makes the pieces of the other
+    /// chunks due itself unless it `defersPieces`; then names the chunks this write filled, if it defers them,
+    /// and stores the mark. A mark that does not read is taken as naming no chunk (theirs only prove fewer
+    /// matches; `log verify` finds it, and this write stores a sound one).
+    private func writeDue(to tables: any ModelTables) throws {
+        defer {
+            due.removeAll()
+            remade.removeAll()
+        }
+        leftPiecesDue = false
+        guard !keepsStoredSets, !defersPieces || !due.isEmpty || !remade.isEmpty else { return }
+        var damaged = false
+        let stored = try tables.withValue(.search, SearchIndex.piecesDueKey) { value -> [UInt32]? in
+            guard let value else { return nil }
+            let chunks = DuePieces.chunks(stored: value)
+            damaged = chunks == nil
+            return chunks ?? []
+        }
+        var now = stored ?? []
+        for pieces in remade where now.contains(pieces.chunk) {
+            try store(pieces, to: tables)
+            try mergeReports(of: pieces.chunk, after: pieces.through, in: tables)
+            now.removeAll { $0 == pieces.chunk }
+        }
+        // Only an index of the current form names chunks due: an older binary would take the mark for damage.
+        let current = try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
+        if !defersPieces || !current {
+            for chunk in now + due { try remakePieces(of: chunk, in: tables) }
+            now.removeAll()
+            due.removeAll()
+        }
+        now = Array(Set(now + due)).sorted()
+        while now.count > DuePieces.most { try remakePieces(of: now.removeFirst(), in: tables) }
+        leftPiecesDue = !due.isEmpty && !now.isEmpty
+        if now.isEmpty {
+            if stored != nil { try tables.delete(.search, SearchIndex.piecesDueKey) }
+        } else if now != stored || damaged {
+            try tables.put(.search, SearchIndex.piecesDueKey, DuePieces.stored(now))
+        }
+    }
+
+    /// Merges into the pieces of `chunk`, just made again from its rows as they were at event `through`, the
+    /// messages of its reports made after that (its list of reports, `ReportSeqs`), as their own writes had
+    /// merged them into its pieces before (`mergeMessagePieces`). When the list does not read, the pieces are
+    /// made again from the rows as they are now.
+    private func mergeReports(of chunk: UInt32, after through: UInt64, in tables: any ModelTables) throws {
+        let key = SearchIndex.reportSeqsKey(chunk: chunk)
+        var offsets: [Int] = []
+        let readable = try tables.withValue(.search, key) { stored -> Bool in
+            guard let stored else { return true }
+            return SealedValue.isSound(key: key, value: stored) && ReportSeqs.forEach(SealedValue.body(stored)) { seq, offset in
+                if seq > through { offsets.append(offset) }
+                return true
+            }
+        }
+        guard readable else { return try remakePieces(of: chunk, in: tables) }
+        var reports: [(offset: Int, text: ArraySlice<UInt8>)] = []
+        for offset in offsets {
+            try tables.withValue(.scans, Models.ordinalKey(SearchIndex.first(of: chunk) + UInt32(offset))) { row in
+                guard let row else { return }
+                let header = try ScanRowHeader(row, reportsThrough: .max)
+                let fields = header.searchFields
+                if header.isReported, fields.count == ScanRow.searchFieldCount, let message = fields.last, !message.isEmpty {
+                    reports.append((offset, ArraySlice(message)))
+                }
+            }
+        }
+        try mergeMessagePieces(reports, of: chunk, in: tables)
     }
 
     /// Writes every set held.
@@ -320,7 +407,9 @@ final class SearchIndexWriter {
         try appendPending(to: tables)
         try writeLate(&late, to: tables)
         try writeMessages(to: tables)
-        for chunk in completed { try remakePieces(of: chunk, in: tables) }
+        for chunk in completed {
+            if defersPieces { due.append(chunk) } else { try remakePieces(of: chunk, in: tables) }
+        }
         completed.removeAll()
         try vocabulary.store(to: tables)
     }
@@ -501,39 +590,29 @@ final class SearchIndexWriter {
     /// Makes the pieces of a full chunk again from its rows, in place of those its writes listed: a chunk
     /// filled by many small writes (a served store's single scans) lists few pieces, since each write counts
     /// only its own scans against the threshold, and its searches would check every candidate's row. Once
-    /// per chunk of 16,000 scans, from their rows' search text (the report's message its last field). Its
-    /// trigram sets are final now, and its pairs' unions are made from them (`PairSets`).
+    /// per chunk of 16,000 scans, from their rows' search text (the report's message its last field).
     private func remakePieces(of chunk: UInt32, in tables: any ModelTables) throws {
-        var values = ChunkValues()
-        var messages: [(offset: Int, text: [UInt8])] = []
-        for offset in 0..<SearchIndex.scansPerChunk {
-            let ordinal = SearchIndex.first(of: chunk) + UInt32(offset)
-            try tables.withValue(.scans, Models.ordinalKey(ordinal)) { row in
-                guard let row else { return }
-                let fields = try ScanRowHeader(row, reportsThrough: .max).searchFields
-                for (i, field) in fields.enumerated() {
-                    let source = i == ScanRow.searchFieldCount - 1 ? ChunkValues.message : ChunkValues.own
-                    values.add(offset, text: field, source: source, firstField: i)
-                    if source == ChunkValues.message && !field.isEmpty { messages.append((offset, Array(field))) }
-                }
-            }
-        }
+        try store(RemadePieces(of: chunk, in: tables, through: .max), to: tables)
+    }
+
+    /// Stores a full chunk's pieces made again (`RemadePieces`) in place of those its writes listed, and the
+    /// sets made with them. Its trigram sets are final now, and its pairs' unions are made from them
+    /// (`PairSets`).
+    private func store(_ pieces: RemadePieces, to tables: any ModelTables) throws {
+        let chunk = pieces.chunk
         try deleteKinds([SearchIndex.pieceList, SearchIndex.pieceMembers, SearchIndex.uncoveredGram, SearchIndex.headNext,
                          SearchIndex.headFollowing, SearchIndex.formerHeadFollowing, SearchIndex.tailAfterByte,
                          SearchIndex.tailAfterTwo, SearchIndex.tailAfterThree, SearchIndex.tailsRepeated,
                          SearchIndex.wholeMessages],
                         of: chunk, in: tables)
-        let listed = values.listed()
-        for (key, value) in try pieceEntries(listed.map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
+        for (key, value) in try pieceEntries(pieces.listed.map { ($0.source, $0.bytes, $0.members.container()) }, of: chunk, in: tables) {
             try tables.put(.search, key, value)
         }
-        try addWholeMessages(SearchIndexWriter.wholeMessages(messages, in: listed), of: chunk, to: tables)
-        if let uncovered = values.uncovered() {
-            for entry in SearchIndexWriter.sealed(uncovered, chunk: chunk) { try tables.put(.search, entry.key, entry.value) }
-        }
-        for (key, value) in try headEntries(values.headNext() ?? [], of: chunk, in: tables) { try tables.put(.search, key, value) }
-        for (key, value) in try headEntries(values.headFollowing(), of: chunk, in: tables) { try tables.put(.search, key, value) }
-        for (key, value) in SearchIndexWriter.sealed(tailsAfter: values.tailsAfter(), chunk: chunk) { try tables.put(.search, key, value) }
+        try addWholeMessages(pieces.whole, of: chunk, to: tables)
+        for entry in pieces.uncovered { try tables.put(.search, entry.key, entry.value) }
+        for (key, value) in try headEntries(pieces.headNext, of: chunk, in: tables) { try tables.put(.search, key, value) }
+        for (key, value) in try headEntries(pieces.headFollowing, of: chunk, in: tables) { try tables.put(.search, key, value) }
+        for (key, value) in pieces.tailsAfter { try tables.put(.search, key, value) }
         for (key, value) in try PairSets.entries(of: chunk, in: tables) { try tables.put(.search, key, value) }
     }
 
@@ -625,15 +704,23 @@ final class SearchIndexWriter {
                 }
             }
             try writeLate(&grams, to: tables)
-            var values = ChunkValues()
-            for report in reports {
-                report.text.withUnsafeBytes { values.add(report.offset, text: $0, source: ChunkValues.message) }
-            }
-            let counted = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
-            try mergePieces(of: chunk, counted, placing: reports.map { ($0.offset, $0.text) }, into: tables)
+            try mergeMessagePieces(reports.map { ($0.offset, $0.text) }, of: chunk, in: tables)
             try addReportSeqs(reports.map { ($0.seq, $0.offset) }, of: chunk, to: tables)
         }
         messages.removeAll(keepingCapacity: false)
+    }
+
+    /// Merges `reports`' messages (lower-cased) on scans of `chunk` into its pieces: those that
+    /// `ChunkValues.messageThreshold` of them repeat are listed, and each joins the longest listed message
+    /// piece its message starts with (`mergePieces`).
+    private func mergeMessagePieces(_ reports: [(offset: Int, text: ArraySlice<UInt8>)], of chunk: UInt32,
+                                    in tables: any ModelTables) throws {
+        var values = ChunkValues()
+        for report in reports {
+            report.text.withUnsafeBytes { values.add(report.offset, text: $0, source: ChunkValues.message) }
+        }
+        let counted = values.listed().map { ($0.source, $0.bytes, $0.members.container()) }
+        try mergePieces(of: chunk, counted, placing: reports, into: tables)
     }
 
     /// Lists every chunk's reports with a message (`SearchIndex.reportSeqs`) from the scan rows, in place of any
