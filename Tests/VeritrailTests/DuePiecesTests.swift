@@ -165,6 +165,24 @@ import TestSupport
         try DuePiecesTests.expectRowsAnswers(store, asOf: [nil])
     }
 
+    /// A store whose index is of form 11 (which binaries before the mark read and verify) gets no mark: a write
+    /// that would defer makes the pieces of the chunk it fills itself.
+    @Test func anIndexOfTheFormBeforeNamesNoChunkDue() throws {
+        let (events, fills, _) = try DuePiecesTests.events(reportsNear: 40)
+        let (store, directory) = try DuePiecesTests.store(events, first: fills - 100)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try store.log.environment.write { txn in
+            let tables = StoredTables(transaction: txn, databases: store.modelDatabases)
+            try tables.delete(.search, SearchIndex.readyKey)
+            try tables.put(.search, SearchIndex.readyKey(form: 11), [])
+        }
+        try DuePiecesTests.write(store, events, (fills - 100)..<(fills + 30), deferring: true)
+        #expect(try DuePiecesTests.due(store).isEmpty)
+        #expect(try PairSetsTests.pairs(store, chunk: 0).count > 5)
+        #expect(try store.auditPages() == nil)
+        try DuePiecesTests.expectRowsAnswers(store, asOf: [nil])
+    }
+
     /// A served store (`groupCommits`) makes the pieces of the chunk its writes fill on its remaker's thread,
     /// without a write asking; a store opened with a chunk due (a server killed before) makes them once it
     /// groups its commits. Waits up to a minute for each: the thread is the real one.

@@ -351,8 +351,7 @@ final class SearchIndexWriter {
             now.removeAll { $0 == pieces.chunk }
         }
         // Only an index of the current form names chunks due: an older binary would take the mark for damage.
-        let current = try tables.withValue(.search, SearchIndex.readyKey) { $0 != nil }
-        if !defersPieces || !current {
+        if try !defersPieces || !tables.withValue(.search, SearchIndex.readyKey, { $0 != nil }) {
             for chunk in now + due { try remakePieces(of: chunk, in: tables) }
             now.removeAll()
             due.removeAll()
