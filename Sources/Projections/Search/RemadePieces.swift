@@ -7,7 +7,7 @@
 /// its report. The reports made after it (`through`) are listed by the chunk's `ReportSeqs` and merged into
 /// the pieces by the write that stores them, as their own writes had merged them into the pieces before.
 public struct RemadePieces: @unchecked Sendable {
-    public let chunk: UInt32
+    let chunk: UInt32
     /// The last event the rows were read at: the snapshot's head.
     let through: UInt64
     let listed: [(source: UInt8, bytes: [UInt8], members: ChunkBits)]
