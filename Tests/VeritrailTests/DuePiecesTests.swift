@@ -42,15 +42,16 @@ import TestSupport
     }
 
     /// Events of a log of a chunk and a few hundred scans, with five reports with one message on scans of
-    /// the first part of chunk 0, put `near` events before its end; the index of the first event of the scan
-    /// that fills chunk 0.
-    static func events(reportsNear near: Int) throws -> (events: [IncomingEvent], fills: Int, reported: [Int]) {
+    /// the first part of chunk 0, put 40 events after its end; the index of the event of the scan that fills
+    /// chunk 0, and the reported scans' ordinals.
+    static func events() throws -> (events: [IncomingEvent], fills: Int, reported: [Int]) {
         var rng = SystemRandomNumberGenerator()
         var lines = SearchIndexTests.log(scans: ChunkBits.scansPerChunk + 300, rng: &rng)
         let fills = try #require(lines.indices.first { lines[$0].contains("\"s-\(ChunkBits.scansPerChunk - 1)\"") && lines[$0].contains("scan.recorded") })
         let taken = Set(lines.filter { $0.contains("counterfeit.reported") }.compactMap { $0.firstMatch(of: /"scanId":"s-([0-9]+)"/) }
             .map { Int($0.1)! })
         let reported = Array((100..<400).filter { !taken.contains($0) }.prefix(5))
+        let near = 40
         let at = String(try #require(lines[fills + near].firstMatch(of: /"at":"([^"]+)"/)).1)
         for (n, scan) in reported.enumerated() {
             lines.insert(Ev.report("s-\(scan)", reason: "label", by: "marco", at: at, extra: #","message":"Kyoto wharf hologram""#),
@@ -97,7 +98,7 @@ import TestSupport
     /// message listed whole with all five, and every answer is the rows', at the head and as of points
     /// between. Pieces of a chunk no longer due change nothing.
     @Test func piecesMadeFromASnapshotAreStoredByALaterWriteWithTheReportsSince() throws {
-        let (events, fills, reported) = try DuePiecesTests.events(reportsNear: 40)
+        let (events, fills, reported) = try DuePiecesTests.events()
         let (store, directory) = try DuePiecesTests.store(events, first: fills - 200)
         defer { try? FileManager.default.removeItem(at: directory) }
         let (inline, inlineDirectory) = try DuePiecesTests.store(events, first: fills - 200)
@@ -113,7 +114,7 @@ import TestSupport
         let snapshot = UInt64(fills + 1)
         let pieces = try store.read { reader, models in try models.remadePieces(of: 0, head: try reader.head().seq) }
         try DuePiecesTests.write(store, events, (fills + 1)..<events.count, deferring: true)
-        #expect(try DuePiecesTests.due(store) == [0], "the reports came after the snapshot")
+        #expect(try DuePiecesTests.due(store) == [0], "writes that defer leave it due")
         try store.write { appender in
             appender.models.deferChunkPieces()
             appender.models.storeRemadePieces(pieces)
@@ -138,16 +139,14 @@ import TestSupport
     /// due, killed before its thread made them; a mark that does not read is found by the audit, taken as
     /// naming no chunk, and taken away by the next write that does not defer.
     @Test func aWriteThatDoesNotDeferMakesThePiecesOfTheChunksDue() throws {
-        let (events, fills, _) = try DuePiecesTests.events(reportsNear: 40)
+        let (events, fills, _) = try DuePiecesTests.events()
         let (store, directory) = try DuePiecesTests.store(events, first: fills - 100)
         defer { try? FileManager.default.removeItem(at: directory) }
         try DuePiecesTests.write(store, events, (fills - 100)..<(fills + 30), deferring: true)
         #expect(try DuePiecesTests.due(store) == [0])
         try DuePiecesTests.write(store, events, (fills + 30)..<(fills + 31), deferring: false)
         #expect(try DuePiecesTests.due(store).isEmpty)
-        #expect(try PairSetsTests.pairs(store, chunk: 0).count > 5)
-        #expect(try store.auditPages() == nil)
-        try DuePiecesTests.expectRowsAnswers(store, asOf: [nil])
+        try DuePiecesTests.expectPiecesMade(store)
 
         // A damaged mark.
         try store.log.environment.write { txn in
@@ -168,7 +167,7 @@ import TestSupport
     /// A store whose index is of form 11 (which binaries before the mark read and verify) gets no mark: a write
     /// that would defer makes the pieces of the chunk it fills itself.
     @Test func anIndexOfTheFormBeforeNamesNoChunkDue() throws {
-        let (events, fills, _) = try DuePiecesTests.events(reportsNear: 40)
+        let (events, fills, _) = try DuePiecesTests.events()
         let (store, directory) = try DuePiecesTests.store(events, first: fills - 100)
         defer { try? FileManager.default.removeItem(at: directory) }
         try store.log.environment.write { txn in
@@ -178,24 +177,20 @@ import TestSupport
         }
         try DuePiecesTests.write(store, events, (fills - 100)..<(fills + 30), deferring: true)
         #expect(try DuePiecesTests.due(store).isEmpty)
-        #expect(try PairSetsTests.pairs(store, chunk: 0).count > 5)
-        #expect(try store.auditPages() == nil)
-        try DuePiecesTests.expectRowsAnswers(store, asOf: [nil])
+        try DuePiecesTests.expectPiecesMade(store)
     }
 
     /// A served store (`groupCommits`) makes the pieces of the chunk its writes fill on its remaker's thread,
     /// without a write asking; a store opened with a chunk due (a server killed before) makes them once it
     /// groups its commits. Waits up to a minute for each: the thread is the real one.
     @Test func aServedStoreMakesThePiecesOnAThreadOfItsOwn() throws {
-        let (events, fills, _) = try DuePiecesTests.events(reportsNear: 40)
+        let (events, fills, _) = try DuePiecesTests.events()
         let (store, directory) = try DuePiecesTests.store(events, first: fills - 100)
         defer { try? FileManager.default.removeItem(at: directory) }
         store.groupCommits()
         try DuePiecesTests.write(store, events, (fills - 100)..<(fills + 60), deferring: false)
         try DuePiecesTests.waitUntilNoneDue(store)
-        #expect(try PairSetsTests.pairs(store, chunk: 0).count > 5)
-        #expect(try store.auditPages() == nil)
-        try DuePiecesTests.expectRowsAnswers(store, asOf: [nil])
+        try DuePiecesTests.expectPiecesMade(store)
 
         let (killed, killedDirectory) = try DuePiecesTests.store(events, first: fills - 100)
         defer { try? FileManager.default.removeItem(at: killedDirectory) }
@@ -204,8 +199,14 @@ import TestSupport
         let reopened = try Store(directory: killedDirectory.path)
         reopened.groupCommits()
         try DuePiecesTests.waitUntilNoneDue(reopened)
-        #expect(try PairSetsTests.pairs(reopened, chunk: 0).count > 5)
-        try DuePiecesTests.expectRowsAnswers(reopened, asOf: [nil])
+        try DuePiecesTests.expectPiecesMade(reopened)
+    }
+
+    /// Chunk 0's pieces made again (its pairs' unions among them), the store sound, and the answers the rows'.
+    static func expectPiecesMade(_ store: Store) throws {
+        #expect(try PairSetsTests.pairs(store, chunk: 0).count > 5)
+        #expect(try store.auditPages() == nil)
+        try expectRowsAnswers(store, asOf: [nil])
     }
 
     static func waitUntilNoneDue(_ store: Store) throws {
