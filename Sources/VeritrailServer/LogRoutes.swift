@@ -55,6 +55,11 @@ extension Routes {
             }
             filter.since = try call.query.time("since")
             filter.until = try call.query.time("until")
+            do throws(ReversedRange) {
+                try ReversedRange.check(filter.since.map { ("since", $0) }, filter.until.map { ("until", $0) })
+            } catch {
+                throw Problem.badRequest(error.description)
+            }
             filter.actors = Set(call.query.all("actor"))
             for text in call.query.all("type") {
                 guard let type = EventType(rawValue: text) else {

@@ -17,6 +17,8 @@ struct Problem: Error, Sendable {
     var exitCode: Int32
     /// `Retry-After` seconds (423, 503).
     var retryAfter: Int64?
+    /// The methods the path takes, for the `Allow` header of a 405 (RFC 9110 §15.5.6).
+    var allow: [String] = []
 
     init(_ status: HTTPResponse.Status, _ kind: String, _ detail: String, exitCode: Int32, retryAfter: Int64? = nil) {
         self.status = status
@@ -57,6 +59,7 @@ struct Problem: Error, Sendable {
             if e.field.path == "id" && e.field.rule.contains("already in the log") {
                 return .conflict(error.description)
             }
+            if e.isUnknownAccount { return Problem(.notFound, "not-found", error.description, exitCode: 65) }
             return Problem(.unprocessableContent, "rule-broken", error.description, exitCode: 65)
         case .unknown(let message, _):
             return Problem(.notFound, "not-found", message, exitCode: 65)

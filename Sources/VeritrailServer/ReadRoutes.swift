@@ -37,7 +37,7 @@ extension Routes {
         }
         table.add(.get, "/v1/customers") { call in
             try call.query.check(clock.union(["status"]))
-            return try await answer(call, .customers(status: try call.query.choice("status", CustomerStatus.self)))
+            return try await answer(call, .customers(status: try call.query.customerStatus()))
         }
         table.add(.get, "/v1/customers/{user}") { call in
             try call.query.check(clock)

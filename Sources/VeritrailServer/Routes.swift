@@ -45,21 +45,24 @@ extension QueryParameters {
     func asOf() throws(Problem) -> AsOf? {
         guard let text = self["asOf"] else { return nil }
         guard let value = AsOf(text) else {
-            throw Problem.badRequest("asOf must be a seq (digits) or a time like 2026-11-20T09:00:00Z, got \"\(text.prefix(100))\"")
+            throw Problem.badRequest("asOf must be a seq (digits) or a time (\(Timestamp.typedForms)), got \"\(text.prefix(100))\"")
         }
         return value
     }
 
+    /// A time as the command line takes it (cli.md §8: a date alone, an offset, a space for the `T`).
     func time(_ name: String) throws(Problem) -> Timestamp? {
         guard let text = self[name] else { return nil }
-        guard let value = Timestamp(text) else {
-            throw Problem.badRequest("\(name) must be a time like 2026-11-20T09:00:00Z, got \"\(text.prefix(100))\"")
+        guard let value = Timestamp(typed: text) else {
+            throw Problem.badRequest("\(name) must be a time (\(Timestamp.typedForms)), got \"\(text.prefix(100))\"")
         }
         return value
     }
 
+    /// A whole number in `range`, with the `+` the command line's options take too (`--limit +5`).
     func count(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
-        guard let text = self[name] else { return nil }
+        guard let given = self[name] else { return nil }
+        let text = given.hasPrefix("+") ? String(given.dropFirst()) : given
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw Problem.badRequest("\(name) must be a whole number \(range.lowerBound)–\(range.upperBound), got \"\(text.prefix(100))\"")
         }
@@ -80,6 +83,16 @@ extension QueryParameters {
 
     func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws(Problem) -> T? where T.RawValue == String {
         try choice(name, T.allCases.map(\.rawValue)).map { T(rawValue: $0)! }
+    }
+
+    /// `status` in any case, as `customers --status` takes it.
+    func customerStatus() throws(Problem) -> CustomerStatus? {
+        guard let text = self["status"] else { return nil }
+        guard let status = CustomerStatus(rawValue: text.uppercased()) else {
+            let names = CustomerStatus.choices.map(\.rawValue).joined(separator: ", ")
+            throw Problem.badRequest("status must be one of \(names) (in any case), got \"\(text.prefix(100))\"")
+        }
+        return status
     }
 
     func choice<T: Choice>(_ name: String, _ type: T.Type) throws(Problem) -> T? where T.RawValue == String {

@@ -25,7 +25,7 @@ struct RouteTable: Sendable {
     func match(_ method: HTTPRequest.Method, _ path: String) throws(Problem) -> (Route, [String: String]) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/") else { throw Problem.noRoute(method.rawValue, path) }
-        var methodMismatch = false
+        var allowed: [HTTPRequest.Method] = []
         for (route, segments) in routes {
             let rest = segments.last?.hasPrefix("{*") == true
             guard rest ? parts.count >= segments.count : parts.count == segments.count else { continue }
@@ -44,11 +44,18 @@ struct RouteTable: Sendable {
                 }
             }
             guard matched else { continue }
-            guard route.method == method || (method == .head && route.method == .get) else { methodMismatch = true; continue }
+            guard route.method == method || (method == .head && route.method == .get) else {
+                allowed.append(route.method)
+                if route.method == .get { allowed.append(.head) }
+                continue
+            }
             return (route, parameters)
         }
-        if methodMismatch {
-            throw Problem(.methodNotAllowed, "method-not-allowed", "\(method.rawValue) is not allowed on \(path)", exitCode: 64)
+        if !allowed.isEmpty {
+            var problem = Problem(.methodNotAllowed, "method-not-allowed", "\(method.rawValue) is not allowed on \(path)", exitCode: 64)
+            var seen: Set<String> = []
+            problem.allow = allowed.map(\.rawValue).filter { seen.insert($0).inserted }
+            throw problem
         }
         throw Problem.noRoute(method.rawValue, path)
     }

@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import ServiceLifecycle
@@ -80,11 +81,19 @@ struct VeritrailResponder: HTTPResponder {
             response = Responses.problem(problem)
         } catch let error as VeritrailError {
             response = Responses.problem(.from(error))
+        } catch let error as HTTPParserError {
+            // A body whose framing NIO's parser refused (a chunk size, a transfer coding): the request's fault.
+            response = Responses.problem(.badRequest("the request's body could not be read as HTTP/1.1: \(error)"))
         } catch {
             state.logger.warning("\(request.method) \(routeName): \(error)")
             response = Responses.problem(.unavailable("the request could not be answered: \(error)"))
         }
-        if request.method == .head { response.body = ResponseBody() }
+        if request.method == .head {
+            // No body, but the length a GET's would have (RFC 9110 §9.3.2): setting the body resets the header.
+            let length = response.headers[.contentLength]
+            response.body = ResponseBody()
+            if let length { response.headers[.contentLength] = length }
+        }
         let elapsed = ContinuousClock.now - start
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let client = state.settings.behindProxy ? request.headers[HTTPField.Name("X-Forwarded-For")!].map { " for=\($0.prefix(100))" } ?? "" : ""

@@ -1,3 +1,4 @@
+import Crypto
 import HTTPTypes
 import Hummingbird
 import VeritrailKit
@@ -23,7 +24,7 @@ extension Routes {
             scan.flash = try body.bool("flash")
             let options = try writeOptions(call)
             // A retry must write the same scan: its id follows from the key when the body gives none.
-            scan.scanId = try body.string("scanId") ?? options.eventID.map { "s-" + $0 }
+            scan.scanId = try body.string("scanId") ?? options.eventID.map { derivedID("s-", key: $0) }
             let actor = try await call.authenticate().username
             let store = call.state.store
             let newScan = scan
@@ -216,7 +217,7 @@ extension Routes {
             let calories = try body.int("calories", required: true) ?? 0
             let date = try body.string("date")
             let options = try writeOptions(call)
-            let sessionId = try body.string("sessionId") ?? options.eventID.map { "ses-" + $0 }
+            let sessionId = try body.string("sessionId") ?? options.eventID.map { derivedID("ses-", key: $0) }
             let actor = try await call.authenticate().username
             let store = call.state.store
             let user = call.parameter("user")
@@ -234,6 +235,16 @@ extension Routes {
             throw Problem.badRequest("Idempotency-Key must be 1–64 characters of A–Z a–z 0–9 . _ : -")
         }
         return WriteOptions(eventID: key)
+    }
+
+    /// The id a write draws at random on the command line (a scan's, a session's), made from its
+    /// `Idempotency-Key` so that a retry writes the same one: `prefix` + the key, or, when that would pass the
+    /// 64 characters of an id (events.md), `prefix` + the start of the key's SHA-256 in hex, so that every key
+    /// `--id` takes is taken here too.
+    static func derivedID(_ prefix: String, key: String) -> String {
+        let limit = 64
+        if prefix.utf8.count + key.utf8.count <= limit { return prefix + key }
+        return prefix + String(Hex.encode(SHA256.hash(data: Array(key.utf8))).prefix(limit - prefix.utf8.count))
     }
 
     private static func isIDByte(_ b: UInt8) -> Bool {

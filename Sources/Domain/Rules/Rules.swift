@@ -24,9 +24,11 @@ public enum Rules {
         /// The account an event is about, which must exist and not be deleted.
         func subject(_ username: String) throws -> AccountFacts {
             guard let facts = try state.accountFacts(username) else {
-                throw refuse("data.username", "no such account \"\(username)\"")
+                throw EventError(type: type, path: "data.username", rule: "no such account \"\(username)\"", isUnknownAccount: true)
             }
-            guard !facts.deleted else { throw refuse("data.username", "account \"\(username)\" is deleted") }
+            guard !facts.deleted else {
+                throw EventError(type: type, path: "data.username", rule: "account \"\(username)\" is deleted", isUnknownAccount: true)
+            }
             return facts
         }
         func requireSelf(_ username: String) throws {

@@ -1,0 +1,101 @@
+"""The edges of server.md §3, §4 and §7 that a black-box probe of the server found wrong: times and
+values in the command line's forms, a long Idempotency-Key, an unknown user in a write's route, a body
+whose framing is broken, 405's Allow and HEAD's Content-Length. Every refusal writes nothing."""
+import json
+import socket
+
+from conftest import cli
+from test_basics import is_problem
+from test_writes import head
+
+
+def test_times_and_values_are_taken_in_the_command_lines_forms(server):
+    admin = server.sign_in("admin")
+    # cli.md §8: a date alone, a time with an offset or a space for the T; a leading + of a count.
+    for args, route in [
+        (["history", "--now", "2026-10-15", "--limit", "3"], "/v1/history?now=2026-10-15&limit=3"),
+        (["stats", "--now", "2026-11-10 09:30+01:00"], "/v1/stats?now=2026-11-10%2009:30%2B01:00"),
+        (["history", "--limit", "+5"], "/v1/history?limit=%2B5"),
+        (["customers", "--status", "awaited"], "/v1/customers?status=awaited"),
+    ]:
+        expected = cli(*args, "--json", "--as", "admin", store=server.store)
+        assert expected.returncode == 0, (args, expected.stderr)
+        r = server.get(route, admin)
+        assert (r.status_code, r.content) == (200, expected.stdout), route
+    expected = cli("export", "--since", "2026-11-01", "--until", "2026-11-02 12:00+02:00", store=server.store)
+    assert expected.returncode == 0 and expected.stdout, expected.stderr
+    r = server.get("/v1/events?since=2026-11-01&until=2026-11-02%2012:00%2B02:00", admin)
+    assert (r.status_code, r.content) == (200, expected.stdout)
+    # A range whose start is after its end is a usage error, as on the command line.
+    assert cli("export", "--since", "2026-11-03", "--until", "2026-11-02", store=server.store).returncode == 64
+    is_problem(server.get("/v1/events?since=2026-11-03&until=2026-11-02", admin), 400, 64)
+    r = server.get("/v1/history?now=yesterday", admin)
+    is_problem(r, 400, 64)
+    assert "2026-11-20 10:00+01:00" in r.json()["detail"]
+
+
+def test_every_idempotency_key_makes_an_id_that_fits(server):
+    ines = server.sign_in("ines")
+    key = "k" * 64
+    body = {"code": "c-long-key", "productName": "P", "category": "Toys", "result": "authentic"}
+    first = server.post("/v1/scans", ines, json=body, headers={"Idempotency-Key": key})
+    assert first.status_code == 201, first.text
+    scan_id = first.json()["scanId"]
+    assert scan_id.startswith("s-") and len(scan_id) == 64
+    before = head(server.store)
+    again = server.post("/v1/scans", ines, json=body, headers={"Idempotency-Key": key})
+    assert (again.status_code, again.content) == (200, first.content)
+    assert head(server.store) == before
+    # One character shorter and the id is still the key itself.
+    short = server.post("/v1/scans", ines, json=body, headers={"Idempotency-Key": "k" * 62})
+    assert short.status_code == 201 and short.json()["scanId"] == "s-" + "k" * 62
+    kwan = server.sign_in("kwan")
+    session = {"park": "Plainfield", "startTime": "13:00", "endTime": "14:00", "jumps": 100, "calories": 50}
+    r = server.post("/v1/fitness/kwan/sessions", kwan, json=session, headers={"Idempotency-Key": "s" * 64})
+    assert r.status_code == 201, r.text
+
+
+def test_an_unknown_user_in_a_writes_route_is_404(server):
+    admin = server.sign_in("admin")
+    before = head(server.store)
+    for method, route, body in [
+        ("POST", "/v1/customers/nobody/status", {"status": "ONBOARDED"}),
+        ("PUT", "/v1/accounts/nobody/passcode", {"passcode": "9999"}),
+        ("PATCH", "/v1/accounts/nobody", {"phone": "555-0100"}),
+        ("DELETE", "/v1/accounts/nobody", None),
+    ]:
+        r = server.request(method, route, admin, json=body)
+        is_problem(r, 404, 65)
+        assert "nobody" in r.json()["detail"], route
+    assert head(server.store) == before
+
+
+def test_a_body_whose_framing_is_broken_is_400_and_writes_nothing(server):
+    ines = server.sign_in("ines")
+    before = head(server.store)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /v1/scans HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ines.encode()
+                  + b"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    status_line, _, rest = answer.partition(b"\r\n")
+    assert status_line.startswith(b"HTTP/1.1 400"), answer
+    problem = json.loads(rest.partition(b"\r\n\r\n")[2])
+    assert problem["exitCode"] == 64 and "HTTP/1.1" in problem["detail"]
+    assert head(server.store) == before
+    assert server.get("/v1/health").status_code == 200
+
+
+def test_405_names_the_methods_and_head_has_gets_length(server):
+    r = server.request("DELETE", "/v1/health")
+    is_problem(r, 405, 64)
+    assert r.headers["Allow"] == "GET, HEAD"
+    assert server.request("PUT", "/v1/scans").headers["Allow"] == "POST"
+    got = server.get("/v1/health")
+    headed = server.request("HEAD", "/v1/health")
+    assert headed.status_code == 200 and headed.content == b""
+    assert headed.headers["Content-Length"] == str(len(got.content))
