@@ -67,7 +67,7 @@ extension VeritrailStore {
             }
             let left = Lockout.maxFailures - attempt.lockout.failures
             throw .notAllowed("wrong passcode for \(actor) (\(left) attempt\(left == 1 ? "" : "s") left before a one-minute lockout)",
-                              lockedSeconds: nil, cause: nil)
+                              lockedSeconds: nil, cause: WrongPasscode())
         }
     }
 
@@ -177,3 +177,7 @@ extension VeritrailStore {
     /// for a new one can ask again before anything is hashed or written.
     public static func isWellFormedPasscode(_ passcode: String) -> Bool { Passcodes.isWellFormed(passcode) }
 }
+
+/// The cause of a refusal for a wrong passcode that did not lock the account: the server answers it 401
+/// (server.md §7, "a wrong passcode"), where an act the account may not do is 403.
+public struct WrongPasscode: Error, Sendable {}

@@ -12,14 +12,19 @@ extension Routes {
         try call.query.check(["follow", "from", "as"])
         let sse = call.request.headers[.accept]?.lowercased().contains("text/event-stream") ?? false
         var from = try call.query.seq("from")
+        if from == 0 { throw Problem.badRequest("from must be at least 1") }
         if let last = call.request.headers[HTTPField.Name("Last-Event-ID")!] {
             guard let seq = UInt64(last) else { throw Problem.badRequest("Last-Event-ID must be a seq, got \"\(last.prefix(40))\"") }
             from = seq + 1
         }
         _ = try await reader(call, adminOnly: true)
+        let token = try call.bearerToken()
         let state = call.state
         let (ticks, since) = state.follower.subscribe()
-        let start = from ?? since + 1
+        // The head the request finds, not the last one the follower told of: a commit of the last 20 ms, which
+        // the follower tells of next, is before the stream, and a client that read the head would get it twice.
+        let head = try await state.blocking { () throws(VeritrailError) in try state.store.head().seq }
+        let start = from ?? head + 1
         // The events before the stream began, up to where the stream takes over, a window at a time: a follow
         // from the first seq of a large log is not held whole either.
         let (backlog, rest) = try await logWindows(LogFilter(from: start, through: since), through: since, state: state) {
@@ -32,6 +37,7 @@ extension Routes {
             if !backlog.isEmpty { try await writer.write(ByteBuffer(bytes: backlog)) }
             try await rest { bytes in if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) } }
             for await tick in ticks {
+                guard await sessionHolds(token, state: state) else { break }
                 switch tick {
                 case .growth(let growth):
                     var chunk: [UInt8] = []
@@ -47,17 +53,29 @@ extension Routes {
         })
     }
 
+    /// Whether the session of a stream's token still holds (server.md §2): a lock, a new passcode, the
+    /// account's deletion, a sign-out and its 15 minutes each end it at once, for a stream as for a request.
+    /// Asked before each thing a stream sends, so that nothing reaches it after; when it no longer holds, the
+    /// stream ends, and a client asking again is refused with 401.
+    static func sessionHolds(_ token: String, state: ServerState) async -> Bool {
+        let viewer = try? await state.blocking { () throws(Problem) in try state.sessions.viewer(forToken: token, store: state.store) }
+        return viewer != nil
+    }
+
     static func followHeads(_ call: Call) async throws -> Response {
         try call.query.check(["follow"])
         guard call.query["follow"] == "true" else { throw Problem.badRequest("GET /v1/heads takes follow=true") }
         _ = try await call.authenticate()
+        let token = try call.bearerToken()
+        let state = call.state
         let sse = call.request.headers[.accept]?.lowercased().contains("text/event-stream") ?? false
-        let (ticks, _) = call.state.follower.subscribe()
+        let (ticks, _) = state.follower.subscribe()
         var headers = HTTPFields()
         headers[.contentType] = sse ? "text/event-stream" : Responses.ndjsonType
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             for await tick in ticks {
+                guard await sessionHolds(token, state: state) else { break }
                 switch tick {
                 case .growth(let growth):
                     let line = canonicalJSON(J.object([("seq", J.int(growth.head.seq)),
@@ -80,11 +98,11 @@ extension Routes {
     }
 
     /// A commit's signed checkpoint: `{"checkpoint": NOTE}` (NDJSON), or `event: checkpoint` with the note's
-    /// lines as `data:` lines (SSE).
+    /// lines as `data:` lines (SSE), the empty line after its final newline included: a client joins the data
+    /// lines with newlines, so the note it reads ends with its newline, as a signed note must (proofs.md §2).
     static func checkpointBytes(_ note: String, sse: Bool) -> [UInt8] {
         guard sse else { return canonicalJSON(J.object([("checkpoint", J.string(note))])) + [0x0A] }
-        let lines = note.split(separator: "\n", omittingEmptySubsequences: false)
-        let data = (lines.last == "" ? lines.dropLast() : lines[...]).map { "data: \($0)\n" }.joined()
+        let data = note.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined()
         return Array("event: checkpoint\n\(data)\n".utf8)
     }
 

@@ -78,6 +78,8 @@ struct Problem: Error, Sendable {
             if let seconds = lockedSeconds, seconds > 0 {
                 return Problem(.lockedOut, "locked", message, exitCode: 77, retryAfter: seconds)
             }
+            // Its own kind, so that a client does not take it for a session that ended and sign in again.
+            if cause is WrongPasscode { return Problem(.unauthorized, "wrong-passcode", message, exitCode: 77) }
             return .forbidden(message)
         case .storeFailure:
             return .unavailable(error.description)

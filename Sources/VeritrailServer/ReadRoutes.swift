@@ -118,6 +118,7 @@ extension Routes {
         let state = call.state
         let (user, json) = try await state.blocking { () throws(Problem) -> (String, JSONValue) in
             let viewer = try state.sessions.viewer(forToken: token, store: state.store)
+            call.user = viewer.username
             let reader = try authorize(viewer, viewing: other, owner: owner, adminOnly: adminOnly)
             do throws(VeritrailError) {
                 return (viewer.username, try state.store.answer(query, viewer: reader, asOf: asOf, now: now).json)

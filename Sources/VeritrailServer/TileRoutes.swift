@@ -28,6 +28,8 @@ extension Routes {
                 return try tileResponse(bytes, tile)
             }
             let tile = try TilePath(path, entries: false)
+            // Levels 8–63 are well formed, but no log of 2^64 entries has a tile there.
+            guard tile.level <= TilePath.highestLevel else { return try tileResponse(nil, tile) }
             let bytes = try await call.state.blocking { () throws(VeritrailError) in
                 try store.hashTile(level: tile.level, index: tile.index, width: tile.width)
             }
@@ -47,8 +49,11 @@ extension Routes {
 
 /// A tile's path as tlog-tiles writes it, read strictly: `<L>/<N>[.p/<W>]` (or `<N>[.p/<W>]` for an entry
 /// bundle), `N` in groups of three digits, all but the last prefixed with `x` (`x001/x234/067`), `W` 1–255.
-/// Anything else — a dot segment, an escape, a leading zero group, a number out of range — is 400.
+/// `L` 0–63. Anything else — a dot segment, an escape, a leading zero group, a number out of range — is 400.
 struct TilePath {
+    /// The highest level a tile of 8-bit height has in a log of at most 2^64 entries; tlog-tiles takes 0–63.
+    static let highestLevel = 7
+
     var level = 0
     var index: UInt64 = 0
     var width = 256
@@ -59,7 +64,7 @@ struct TilePath {
             || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "p") }) else { throw bad }
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if !entries {
-            guard let first = parts.first, let level = TilePath.decimal(first, max: 7) else { throw bad }
+            guard let first = parts.first, let level = TilePath.decimal(first, max: 63) else { throw bad }
             self.level = level
             parts.removeFirst()
         }

@@ -99,3 +99,34 @@ def test_405_names_the_methods_and_head_has_gets_length(server):
     headed = server.request("HEAD", "/v1/health")
     assert headed.status_code == 200 and headed.content == b""
     assert headed.headers["Content-Length"] == str(len(got.content))
+
+
+def test_a_customer_may_not_search_the_history(server):
+    bret = server.sign_in("bret")
+    before = head(server.store)
+    is_problem(server.post("/v1/searches", bret, json={"query": "s-", "window": "all", "limit": 1000}), 403, 77)
+    assert head(server.store) == before
+    assert server.post("/v1/searches", server.sign_in("ines"), json={"query": "serum"}).status_code == 201
+
+
+def test_a_wrong_current_passcode_is_401_of_its_own_kind(server):
+    ines = server.sign_in("ines")
+    before = head(server.store)
+    r = server.request("PUT", "/v1/accounts/ines/passcode", ines, json={"passcode": "4321", "current": "9999"})
+    body = is_problem(r, 401, 77)
+    assert body["type"].endswith("/wrong-passcode") and "wrong passcode" in body["detail"]
+    # The attempt is recorded (server.md §2), and nothing else.
+    assert head(server.store) == before + 1
+    assert server.get("/v1/stats", ines).status_code == 200
+
+
+def test_the_access_log_names_the_user_of_a_refused_read(server):
+    bret = server.sign_in("bret")
+    is_problem(server.get("/v1/stats", bret), 403, 77)
+    assert any(" /v1/stats 403 " in line and line.endswith(" bret") for line in server.stderr().splitlines())
+
+
+def test_tile_levels_past_seven_are_tiles_the_log_does_not_hold(server):
+    for level in (8, 63):
+        is_problem(server.get(f"/tile/{level}/000"), 404, 65)
+    is_problem(server.get("/tile/64/000"), 400, 64)

@@ -72,6 +72,11 @@ extension ServerConnection {
         var headers: RemoteResponseHead
         var body: [UInt8]
         var json: JSONValue { (try? JSONValue.parse(body)) ?? .null }
+
+        /// Whether the body is a problem (server.md §7) of `kind`, the last part of its `type`.
+        func isProblem(kind: String) -> Bool {
+            json["type"]?.stringValue == "https://veritrail.invalid/problems/" + kind
+        }
     }
 
     /// `path` (percent-encoded segments) and its query on this server.
@@ -95,7 +100,9 @@ extension ServerConnection {
             body = .bytes(canonicalJSON(json))
         }
         var reply = try send(method, url(path, query), headers: headers + [("Authorization", "Bearer " + entry!.token)], body: body)
-        if reply.status == 401 {
+        // A session that ended: signed in again, once. A wrong passcode in the request itself (the current one of
+        // `passcode set`) is a 401 of its own kind, the command's refusal.
+        if reply.status == 401, !reply.isProblem(kind: "wrong-passcode") {
             entry = try signIn(entry!.user)
             reply = try send(method, url(path, query), headers: headers + [("Authorization", "Bearer " + entry!.token)], body: body)
         }
