@@ -343,7 +343,18 @@ def run(driver, api, base, store, env):
     check("audit: the checkpoint is shown", "\n\u2014 " in checkpoint or "— " in checkpoint)
     shoot(driver, "audit")
 
-    errors = console_errors(driver)
+    # A session ended elsewhere ends the live stream with it (server.md §2), and the screen goes back to sign-in.
+    driver.get(base + "/#/")
+    wait_for(driver, "#stats")
+    token = driver.execute_script("return JSON.parse(sessionStorage.getItem('veritrail.session')).token")
+    ended = urllib.request.Request(base + "/v1/sessions/current", method="DELETE", headers={"Authorization": "Bearer " + token})
+    with urllib.request.urlopen(ended, timeout=10) as res:
+        check("session: signed out from elsewhere", res.status == 204, res.status)
+    subprocess.run([VT, "search", "ended-elsewhere", "--store", store, "--as", "kwan"], env=env, capture_output=True)
+    check("session: the dashboard goes back to sign-in once its stream ends",
+          wait_until(driver, lambda: "#/signin" in driver.current_url, timeout=5), driver.current_url)
+
+    errors = console_errors(driver, allowed=("/v1/heads",))
     check("the browser console holds no error", not errors, errors)
 
 

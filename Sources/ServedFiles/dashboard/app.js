@@ -141,7 +141,11 @@ async function startLive() {
     try {
       const res = await fetch("/v1/heads?follow=true", {
         headers: { Accept: "application/x-ndjson", Authorization: "Bearer " + state.session.token }, signal: ctl.signal });
-      if (!res.ok) { if (res.status === 401) return; throw new Error(String(res.status)); }
+      if (!res.ok) {
+        // The session is over (the server ends a stream with it): back to sign-in, as a refused call does.
+        if (res.status === 401) { saveSession(null); location.hash = "#/signin?ended=1"; return; }
+        throw new Error(String(res.status));
+      }
       $("#live").textContent = "live";
       await readLines(res, (line) => {
         if (line.seq === undefined) return;
