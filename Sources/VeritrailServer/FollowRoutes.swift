@@ -30,12 +30,16 @@ extension Routes {
         let (backlog, rest) = try await logWindows(LogFilter(from: start, through: since), through: since, state: state) {
             seq, line, out in out += eventBytes(seq, line, sse: sse)
         }
+        // A backlog ends with the signed checkpoint of its last event, as each commit's events do.
+        let backlogCheckpoint = start <= since
+            ? try await state.blocking { () throws(VeritrailError) in try state.store.checkpoint(size: since).note } : nil
         var headers = HTTPFields()
         headers[.contentType] = sse ? "text/event-stream" : Responses.ndjsonType
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             if !backlog.isEmpty { try await writer.write(ByteBuffer(bytes: backlog)) }
             try await rest { bytes in if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) } }
+            if let backlogCheckpoint { try await writer.write(ByteBuffer(bytes: checkpointBytes(backlogCheckpoint, sse: sse))) }
             for await tick in ticks {
                 guard await sessionHolds(token, state: state) else { break }
                 switch tick {

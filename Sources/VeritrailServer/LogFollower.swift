@@ -56,6 +56,8 @@ final class LogFollower: @unchecked Sendable {
                     if let lasted = failing.recovered() {
                         state.logger.notice("following the log again, after \(lasted) failed steps")
                     }
+                } catch is CancellationError {
+                    return  // the server is stopping
                 } catch {
                     if let line = failing.failed(with: "\(error)") { state.logger.warning("following the log: \(line)") }
                 }

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Foundation
+import NIOSSL
 import SystemCalls
 import VeritrailKit
 
@@ -59,6 +60,15 @@ public struct ServeCommand: ParsableCommand {
 
     public func run() throws {
         let directory = store ?? CurrentProcess.environment("VERITRAIL_STORE") ?? "./.veritrail"
+        var tls: TLSConfiguration?
+        if let tlsCert, let tlsKey {
+            do {
+                tls = try TLSFiles.configuration(cert: tlsCert, key: tlsKey)
+            } catch {
+                FileHandle.standardError.write(Data("veritrail: \(error)\n".utf8))
+                throw ExitCode(64)
+            }
+        }
         let fixed = now.flatMap { Timestamp($0) } ?? CurrentProcess.environment("VERITRAIL_NOW").flatMap { Timestamp($0) }
         let clock: @Sendable () -> Timestamp
         if let fixed { clock = { fixed } } else { clock = VeritrailStore.wallClock }
@@ -72,7 +82,7 @@ public struct ServeCommand: ParsableCommand {
         let metrics = ServerMetrics()
         if !commitEach { opened.groupCommits { size, micros in metrics.commit(size: size, microseconds: micros) } }
         guard let address = ListenAddress(listen) else { throw ExitCode(64) }
-        let settings = ServerSettings(address: address, tlsCert: tlsCert, tlsKey: tlsKey, behindProxy: behindProxy,
+        let settings = ServerSettings(address: address, tls: tls, behindProxy: behindProxy,
                                       fixedNow: fixed, commitEach: commitEach)
         let outcome = Outcome()
         let semaphore = DispatchSemaphore(value: 0)
@@ -129,8 +139,8 @@ struct ListenAddress: Sendable, Equatable {
 /// What `serve` was told, for the server.
 struct ServerSettings: Sendable {
     var address: ListenAddress
-    var tlsCert: String?
-    var tlsKey: String?
+    /// `--tls-cert` and `--tls-key`, read and checked (`TLSFiles`): the server speaks HTTPS.
+    var tls: TLSConfiguration?
     var behindProxy: Bool
     /// `--now` or VERITRAIL_NOW: the clock is fixed (tests of expiry restart the server with a later one).
     var fixedNow: Timestamp?

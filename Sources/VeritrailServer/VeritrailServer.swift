@@ -34,11 +34,7 @@ struct VeritrailServer {
         let responder = VeritrailResponder(state: state, routes: Routes.all())
         let address = BindAddress.hostname(settings.address.host, port: settings.address.port)
         var server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: .seconds(60)))
-        if let cert = settings.tlsCert, let key = settings.tlsKey {
-            let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
-            let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .file(key))
-            server = try .tls(server, tlsConfiguration: tls)
-        }
+        if let tls = settings.tls { server = try .tls(server, tlsConfiguration: tls) }
         let announcer = logger
         var quiet = logger
         quiet.logLevel = .warning

@@ -123,3 +123,27 @@ def test_tls_beyond_loopback(store, tmp_path):
     finally:
         p.terminate()
         assert p.wait(15) == 0
+
+
+def test_tls_files_that_do_not_serve_are_refused_by_name(store, tmp_path):
+    """A missing, non-PEM or mismatched --tls-cert/--tls-key is refused at start (64), naming the file."""
+    import subprocess as sp
+    from conftest import VT, free_port
+    pairs = []
+    for name in ("a", "b"):
+        cert, key = str(tmp_path / f"{name}-cert.pem"), str(tmp_path / f"{name}-key.pem")
+        sp.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+        pairs.append((cert, key))
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    for cert, key, says in [
+        (str(tmp_path / "missing.pem"), pairs[0][1], "missing.pem: no such file"),
+        (str(junk), pairs[0][1], "junk.pem holds no PEM certificate"),
+        (pairs[0][0], str(junk), "junk.pem holds no PEM private key"),
+        (pairs[0][0], pairs[1][1], "is not the key of the certificate"),
+        (str(tmp_path), pairs[0][1], "is a directory"),
+    ]:
+        r = sp.run([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{free_port()}", "--tls-cert", cert, "--tls-key", key],
+                   capture_output=True, timeout=30)
+        assert r.returncode == 64 and says in r.stderr.decode(), (cert, key, r.returncode, r.stderr)

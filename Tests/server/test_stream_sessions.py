@@ -89,3 +89,14 @@ def test_a_server_sent_checkpoint_is_the_signed_note(server):
     # An EventSource client joins the data lines with newlines.
     note = b"\n".join(data)
     assert note == cli("log", "checkpoint", store=server.store).stdout
+
+
+def test_a_backlog_ends_with_the_checkpoint_of_its_last_event(server):
+    admin = server.sign_in("admin")
+    head = server.get("/v1/health").json()["head"]
+    time.sleep(0.2)  # the follower has told of the sign-in's commit: the backlog is all the stream sends of it
+    stream = open_stream(server, f"/v1/events?follow=true&from={head - 2}", admin)
+    lines = stream.iter_lines()
+    assert [json.loads(next(lines))["seq"] for _ in range(3)] == [head - 2, head - 1, head]
+    assert json.loads(next(lines)) == {"checkpoint": cli("log", "checkpoint", store=server.store).stdout.decode()}
+    stream.close()
