@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SystemCalls
 import VeritrailKit
 
 /// The log itself (server.md §4, §6): status, digest and verify for any non-customer account; the events
@@ -45,7 +46,7 @@ extension Routes {
                 guard follow == "true" || follow == "false" else { throw Problem.badRequest("follow must be true or false") }
                 if follow == "true" { return try await Routes.follow(call) }
             }
-            try call.query.check(["from", "to", "since", "until", "actor", "type", "as", "follow"], repeatable: ["actor", "type"])
+            try call.query.check(["from", "to", "since", "until", "actor", "type", "as", "follow", "n", "proofs"], repeatable: ["actor", "type"])
             var filter = LogFilter()
             filter.from = try call.query.seq("from") ?? 1
             guard filter.from >= 1 else { throw Problem.badRequest("from must be at least 1") }
@@ -67,7 +68,10 @@ extension Routes {
                 }
                 filter.types.insert(type)
             }
+            filter.last = try call.query.count("n", in: 1...Int(Int32.max))
+            let proofs = try call.query.flag("proofs")
             _ = try await reader(call, adminOnly: true)
+            if proofs || filter.last != nil { return try await exported(filter, proofs: proofs, state: call.state) }
             return try await events(filter, state: call.state)
         }
         addProofs(&table)
@@ -121,6 +125,39 @@ extension Routes {
             try await rest { bytes in if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) } }
             try await writer.finish(nil)
         })
+    }
+
+    /// `export -n N` and `export --proofs` (cli.md §8): the library's export of one snapshot, which keeps the last
+    /// N and proves each event in the head's checkpoint, written to an unlinked temporary file and sent from
+    /// there, so that the server holds no more than a window of it (the windows of `events` can not: the last
+    /// N and the proofs are known only once every event is read).
+    static func exported(_ filter: LogFilter, proofs: Bool, state: ServerState) async throws -> Response {
+        let store = state.store
+        let file = try await state.blocking { () throws(VeritrailError) -> SystemCalls.FileDescriptor in
+            let file: SystemCalls.FileDescriptor
+            do {
+                file = try FileSystem.makeUnlinkedTemporaryFile(FileSystem.temporaryDirectory + "/veritrail-export-XXXXXX")
+            } catch {
+                throw .storeFailure(underlying: error)
+            }
+            do throws(VeritrailError) {
+                var buffer: [UInt8] = []
+                func flush() throws(VeritrailError) {
+                    do { try file.writeAll(buffer) } catch { throw .storeFailure(underlying: error) }
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                _ = try store.export(filter: filter, proofs: proofs) { line in
+                    buffer += line
+                    if buffer.count >= 1 << 18 { try flush() }
+                }
+                try flush()
+            } catch {
+                file.close()
+                throw error
+            }
+            return file
+        }
+        return try await fileResponse(file, state: state, status: .ok, type: Responses.ndjsonType)
     }
 
     /// Any account but a customer reads the log's status, digest and verification.

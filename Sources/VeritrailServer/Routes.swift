@@ -85,6 +85,13 @@ extension QueryParameters {
         try choice(name, T.allCases.map(\.rawValue)).map { T(rawValue: $0)! }
     }
 
+    /// A switch of the command line (`--proofs`): `true` or `false`, absent is false.
+    func flag(_ name: String) throws(Problem) -> Bool {
+        guard let text = self[name] else { return false }
+        guard text == "true" || text == "false" else { throw Problem.badRequest("\(name) must be true or false, got \"\(text.prefix(40))\"") }
+        return text == "true"
+    }
+
     /// `status` in any case, as `customers --status` takes it.
     func customerStatus() throws(Problem) -> CustomerStatus? {
         guard let text = self["status"] else { return nil }

@@ -74,15 +74,16 @@ extension Routes {
         }
     }
 
-    /// A JSON response whose body is the whole of `file` (closed when it is sent), read a MiB at a time.
-    static func fileResponse(_ file: SystemCalls.FileDescriptor, state: ServerState, status: HTTPResponse.Status) async throws -> Response {
+    /// A response whose body is the whole of `file` (closed when it is sent), read a MiB at a time.
+    static func fileResponse(_ file: SystemCalls.FileDescriptor, state: ServerState, status: HTTPResponse.Status,
+                             type: String = Responses.jsonType) async throws -> Response {
         let size: Int
         do { size = try file.status().size } catch {
             file.close()
             throw VeritrailError.storeFailure(underlying: error)
         }
         var headers = HTTPFields()
-        headers[.contentType] = Responses.jsonType
+        headers[.contentType] = type
         headers[.contentLength] = String(size)
         return Response(status: status, headers: headers, body: ResponseBody { writer in
             defer { file.close() }

@@ -23,6 +23,10 @@ QUERIES = [
     ["log", "tail", "-n", "3", "--type", "scan.recorded", "--as-of", "2026-10-15T00:00:00Z", "--until", "2026-10-20T00:00:00Z"],
     ["log", "tail", "-n", "2", "--until", "2026-10-01T00:00:00Z", "--to", "100"], ["log", "tail", "--until", "2020-01-01"],
     ["export", "-n", "3"], ["export", "--from", "840"],
+    # The proofs of one snapshot, the last N among them; times as people type them (cli.md §8).
+    ["export", "--proofs", "--from", "10", "--to", "12"], ["export", "--proofs", "--actor", "ines", "-n", "4"],
+    ["export", "--proofs", "--actor", "nobody"], ["export", "--since", "2026-11-01", "--until", "2026-11-02 12:00+02:00"],
+    ["log", "tail", "-n", "2", "--until", "2026-10-01"], ["export", "--since", "2026-11-03", "--until", "2026-11-02"],
     ["log", "key"], ["log", "checkpoint"], ["log", "checkpoint", "--size", "100"], ["log", "prove", "5"],
     ["log", "consistency", "100"],
 ]

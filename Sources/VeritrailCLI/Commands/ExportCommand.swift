@@ -32,8 +32,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             if let server = try ServerConnection.of(global) {
-                if proofs { throw Failure.usage("export --proofs reads the store itself: run it without --server, where the store is") }
-                return try server.export(filter, to: output)
+                return try server.export(filter, to: output, proofs: proofs)
             }
             let store = try global.openViewing(asOf: nil)
             // The library checks the actors before it makes the file, so that a refused export writes nothing.

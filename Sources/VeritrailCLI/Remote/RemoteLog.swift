@@ -7,8 +7,8 @@ import VeritrailKit
 extension ServerConnection {
     /// `GET /v1/events` with `log tail`'s and `export`'s filters, cut at `--as-of`: each out-form line
     /// (with its line end) handed to `line` as it arrives.
-    func events(_ filter: LogFilterOptions, asOf: AsOf?, line: ([UInt8]) throws -> Void) throws {
-        var parameters: [(String, String)] = []
+    func events(_ filter: LogFilterOptions, asOf: AsOf?, adding extra: [(String, String)] = [], line: ([UInt8]) throws -> Void) throws {
+        var parameters: [(String, String)] = extra
         var through = filter.to
         var until = filter.until
         switch asOf {
@@ -126,7 +126,7 @@ extension ServerConnection {
 extension ServerConnection {
     /// `export` against the server: the events of `GET /v1/events` (the last `-n` of them when given), on
     /// stdout or in `output` (created 0600, only once the server has accepted the request).
-    func export(_ filter: LogFilterOptions, to output: String?) throws {
+    func export(_ filter: LogFilterOptions, to output: String?, proofs: Bool) throws {
         var file: FileDescriptor?
         defer { file?.close() }
         let out = BufferedOutput(fd: 1)
@@ -144,7 +144,14 @@ extension ServerConnection {
                 out.append(line)
             }
         }
-        if let n = filter.n { try tail(filter, last: n, asOf: nil, line: write) } else { try events(filter, asOf: nil, line: write) }
+        if proofs {
+            // The server's export of one snapshot: the last N, the head's checkpoint and each event's proof in it.
+            try events(filter, asOf: nil, adding: [("proofs", "true")] + (filter.n.map { [("n", String($0))] } ?? []), line: write)
+        } else if let n = filter.n {
+            try tail(filter, last: n, asOf: nil, line: write)
+        } else {
+            try events(filter, asOf: nil, line: write)
+        }
         if let path = output, path != "-", file == nil {
             do { try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: 0o600).close() } catch {
                 throw Failure(code: Failure.storeFailed, message: "can not write \(path): \(error.reason)")
