@@ -130,3 +130,13 @@ def test_an_expired_token_asks_the_passcode_again(twin, state):
     finally:
         server.terminate()
         server.wait()
+
+
+def test_without_a_session_the_refusal_names_only_what_the_command_takes(server, state):
+    query = client(server.url, state, "stats", "--as", "ines", stdin=b"")
+    assert query.returncode == 77 and b"veritrail login --server" in query.stderr, query.stderr
+    assert b"--passcode-stdin" not in query.stderr  # a query takes no passcode
+    write = client(server.url, state, "report", "s-0064", "--reason", "label", "--as", "ines", stdin=b"")
+    assert write.returncode == 77 and b"or pass --passcode-stdin" in write.stderr, write.stderr
+    asked = client(server.url, state, "login", "--as", "ines", stdin=b"")
+    assert asked.returncode == 77 and b"no terminal to ask ines's passcode" in asked.stderr, asked.stderr

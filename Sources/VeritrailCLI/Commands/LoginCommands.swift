@@ -23,7 +23,7 @@ struct LoginCommand: ParsableCommand {
                 throw Failure.usage("login signs in to a server: pass --server URL (or set VERITRAIL_SERVER)")
             }
             guard let user = global.actingUser else { throw Failure.usage("who logs in? pass --as USER (or set VERITRAIL_USER)") }
-            let entry = try server.signIn(user)
+            let entry = try server.signIn(user, because: .asked)
             if global.json {
                 Output.json(.object(JSONObject([("server", .string(server.server)), ("user", .string(entry.user)),
                                                 ("expiresAt", .string(entry.expiresAt))])!))

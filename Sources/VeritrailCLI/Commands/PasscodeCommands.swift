@@ -60,7 +60,7 @@ struct UnlockCommand: ParsableCommand {
         try runReporting {
             // Against a server, unlocking is signing in: the session's token is what opens the gate there.
             if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
-                let actor = try server.signIn(try server.actingAccount()).user
+                let actor = try server.signIn(try server.actingAccount(), because: .asked).user
                 return global.json ? Output.json(J.object([("username", J.string(actor)), ("state", J.string("unlocked"))]))
                     : Output.print("unlocked \(actor) for 15 minutes")
             }

@@ -48,7 +48,7 @@ extension ServerConnection {
                 return true
             }
             if head.status == 401, !signedIn {
-                entry = try signIn(account)
+                entry = try signIn(account, because: .ended)
                 signedIn = true
                 continue
             }

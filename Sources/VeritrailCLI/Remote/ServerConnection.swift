@@ -14,14 +14,17 @@ struct ServerConnection {
     /// `--as` or `VERITRAIL_USER`; nil takes the one account logged in on this server.
     let user: String?
     let passcode: PasscodeReader
+    /// Whether the command takes `--passcode-stdin` (a write, `login`, `unlock`), for the refusal that names it.
+    let takesPasscodeStdin: Bool
 
-    /// The connection `global` asks for, or nil when the command runs on a local store.
-    static func of(_ global: GlobalOptions, passcodeStdin: Bool = false) throws -> ServerConnection? {
+    /// The connection `global` asks for, or nil when the command runs on a local store. `passcodeStdin` is the
+    /// command's `--passcode-stdin`, nil for a command without that option (a query).
+    static func of(_ global: GlobalOptions, passcodeStdin: Bool? = nil) throws -> ServerConnection? {
         guard let server = global.serverURL else { return nil }
         return try ServerConnection(server: server, cacert: global.cacert, user: global.actingUser, passcodeStdin: passcodeStdin)
     }
 
-    init(server given: String, cacert: String?, user: String?, passcodeStdin: Bool) throws {
+    init(server given: String, cacert: String?, user: String?, passcodeStdin: Bool?) throws {
         server = try ServerConnection.checked(given)
         guard let make = Remote.makeTransport else {
             throw Failure.usage("this veritrail was built without its HTTP client: --server is not available")
@@ -32,7 +35,8 @@ struct ServerConnection {
         transport = try make(cacert)
         tokens = try TokenFile.standard()
         self.user = user
-        passcode = PasscodeReader(fromStdin: passcodeStdin)
+        passcode = PasscodeReader(fromStdin: passcodeStdin ?? false)
+        takesPasscodeStdin = passcodeStdin != nil
     }
 
     /// `given` if it is a URL the client may use: `https://`, or `http://` to a loopback address only.
@@ -103,7 +107,7 @@ extension ServerConnection {
         // A session that ended: signed in again, once. A wrong passcode in the request itself (the current one of
         // `passcode set`) is a 401 of its own kind, the command's refusal.
         if reply.status == 401, !reply.isProblem(kind: "wrong-passcode") {
-            entry = try signIn(entry!.user)
+            entry = try signIn(entry!.user, because: .ended)
             reply = try send(method, url(path, query), headers: headers + [("Authorization", "Bearer " + entry!.token)], body: body)
         }
         guard reply.status < 400 else { throw problem(reply) }
@@ -123,9 +127,18 @@ extension ServerConnection {
     /// Asks `account`'s passcode (terminal with echo off, or `--passcode-stdin`) and opens a session
     /// (`POST /v1/sessions`), keeping its token; the gate's refusals (wrong, locked out) are the command's.
     @discardableResult
-    func signIn(_ account: String) throws -> TokenFile.Entry {
+    func signIn(_ account: String, because reason: SignIn = .noToken) throws -> TokenFile.Entry {
         guard passcode.canRead else {
-            throw Failure.notAllowed("\(account) has no session on \(server): run `veritrail login --server \(server) --as \(account)` or pass --passcode-stdin")
+            let login = "veritrail login --server \(server) --as \(account)"
+            switch reason {
+            case .asked: throw Failure.notAllowed("there is no terminal to ask \(account)'s passcode on: pass --passcode-stdin and give it on stdin")
+            case .noToken where takesPasscodeStdin:
+                throw Failure.notAllowed("\(account) has no session on \(server): run `\(login)`, or pass --passcode-stdin")
+            case .noToken: throw Failure.notAllowed("\(account) has no session on \(server): run `\(login)` first")
+            case .ended where takesPasscodeStdin:
+                throw Failure.notAllowed("\(account)'s session on \(server) is over: run `\(login)`, or pass --passcode-stdin")
+            case .ended: throw Failure.notAllowed("\(account)'s session on \(server) is over: run `\(login)` again")
+            }
         }
         guard let code = try passcode.read("Passcode for \(account): ") else { throw Failure.notAllowed("no passcode given for \(account)") }
         let request = JSONValue.object(JSONObject([("user", .string(account)), ("passcode", .string(code))])!)
@@ -197,4 +210,10 @@ enum Percent {
 
 private extension String {
     var leftPadded: String { count == 1 ? "0" + self : self }
+}
+
+/// Why a command signs in: it holds no token for the account here, the server said its token is over, or the
+/// command is `login` or `unlock`, whose job it is.
+enum SignIn {
+    case noToken, ended, asked
 }
