@@ -31,8 +31,11 @@ extension Routes {
             seq, line, out in out += eventBytes(seq, line, sse: sse)
         }
         // A backlog ends with the signed checkpoint of its last event, as each commit's events do.
-        let backlogCheckpoint = start <= since
-            ? try await state.blocking { () throws(VeritrailError) in try state.store.checkpoint(size: since).note } : nil
+        var lastCheckpoint: String?
+        if start <= since {
+            lastCheckpoint = try await state.blocking { () throws(VeritrailError) in try state.store.checkpoint(size: since).note }
+        }
+        let backlogCheckpoint = lastCheckpoint
         var headers = HTTPFields()
         headers[.contentType] = sse ? "text/event-stream" : Responses.ndjsonType
         headers[.cacheControl] = "no-store"

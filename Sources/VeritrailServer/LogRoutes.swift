@@ -54,13 +54,7 @@ extension Routes {
                 guard to >= filter.from else { throw Problem.badRequest("to must not be below from") }
                 filter.through = to
             }
-            filter.since = try call.query.time("since")
-            filter.until = try call.query.time("until")
-            do throws(ReversedRange) {
-                try ReversedRange.check(filter.since.map { ("since", $0) }, filter.until.map { ("until", $0) })
-            } catch {
-                throw Problem.badRequest(error.description)
-            }
+            (filter.since, filter.until) = try call.query.timeRange()
             filter.actors = Set(call.query.all("actor"))
             for text in call.query.all("type") {
                 guard let type = EventType(rawValue: text) else {
@@ -133,31 +127,36 @@ extension Routes {
     /// N and the proofs are known only once every event is read).
     static func exported(_ filter: LogFilter, proofs: Bool, state: ServerState) async throws -> Response {
         let store = state.store
-        let file = try await state.blocking { () throws(VeritrailError) -> SystemCalls.FileDescriptor in
-            let file: SystemCalls.FileDescriptor
-            do {
-                file = try FileSystem.makeUnlinkedTemporaryFile(FileSystem.temporaryDirectory + "/veritrail-export-XXXXXX")
-            } catch {
-                throw .storeFailure(underlying: error)
-            }
-            do throws(VeritrailError) {
-                var buffer: [UInt8] = []
-                func flush() throws(VeritrailError) {
-                    do { try file.writeAll(buffer) } catch { throw .storeFailure(underlying: error) }
+        let file = try await state.blocking { () throws in try exportFile(filter, proofs: proofs, store: store) }
+        return try await fileResponse(file, state: state, status: .ok, type: Responses.ndjsonType)
+    }
+
+    /// The export in an unlinked temporary file, written 256 KiB at a time; closed when it fails.
+    private static func exportFile(_ filter: LogFilter, proofs: Bool, store: VeritrailStore) throws -> SystemCalls.FileDescriptor {
+        let file: SystemCalls.FileDescriptor
+        do {
+            file = try FileSystem.makeUnlinkedTemporaryFile(FileSystem.temporaryDirectory + "/veritrail-export-XXXXXX")
+        } catch {
+            throw VeritrailError.storeFailure(underlying: error)
+        }
+        do {
+            var buffer: [UInt8] = []
+            _ = try store.export(filter: filter, proofs: proofs) { line in
+                buffer += line
+                if buffer.count >= 1 << 18 {
+                    try file.writeAll(buffer)
                     buffer.removeAll(keepingCapacity: true)
                 }
-                _ = try store.export(filter: filter, proofs: proofs) { line in
-                    buffer += line
-                    if buffer.count >= 1 << 18 { try flush() }
-                }
-                try flush()
-            } catch {
-                file.close()
-                throw error
             }
-            return file
+            try file.writeAll(buffer)
+        } catch let error as VeritrailError {
+            file.close()
+            throw error
+        } catch {
+            file.close()
+            throw VeritrailError.storeFailure(underlying: error)
         }
-        return try await fileResponse(file, state: state, status: .ok, type: Responses.ndjsonType)
+        return file
     }
 
     /// Any account but a customer reads the log's status, digest and verification.

@@ -17,8 +17,10 @@ struct Problem: Error, Sendable {
     var exitCode: Int32
     /// `Retry-After` seconds (423, 503).
     var retryAfter: Int64?
-    /// The methods the path takes, for the `Allow` header of a 405 (RFC 9110 §15.5.6).
-    var allow: [String] = []
+    /// The methods the path takes (`GET, HEAD`), for the `Allow` header of a 405 (RFC 9110 §15.5.6). A string,
+    /// not an array: Swift 6.3's optimizer crashed splitting the async route handlers that throw a `Problem`
+    /// holding an array (signal 11 in a release build).
+    var allow: String?
 
     init(_ status: HTTPResponse.Status, _ kind: String, _ detail: String, exitCode: Int32, retryAfter: Int64? = nil) {
         self.status = status

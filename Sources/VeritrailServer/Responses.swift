@@ -44,7 +44,7 @@ enum Responses {
         var response = bytesResponse(bytes, type: problemType, status: problem.status)
         if let seconds = problem.retryAfter { response.headers[.retryAfter] = String(max(1, seconds)) }
         if problem.status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
-        if !problem.allow.isEmpty { response.headers[.allow] = problem.allow.joined(separator: ", ") }
+        if let allow = problem.allow { response.headers[.allow] = allow }
         return response
     }
 }

@@ -60,6 +60,17 @@ extension QueryParameters {
     }
 
     /// A whole number in `range`, with the `+` the command line's options take too (`--limit +5`).
+    /// `since` and `until` as `time` reads them; the one after the other is 400, as on the command line (cli.md §8).
+    func timeRange() throws(Problem) -> (since: Timestamp?, until: Timestamp?) {
+        let since = try time("since"), until = try time("until")
+        do {
+            try ReversedRange.check(since.map { ("since", $0) }, until.map { ("until", $0) })
+        } catch {
+            throw Problem.badRequest(error.description)
+        }
+        return (since, until)
+    }
+
     func count(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
         guard let given = self[name] else { return nil }
         let text = given.hasPrefix("+") ? String(given.dropFirst()) : given

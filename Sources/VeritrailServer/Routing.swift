@@ -54,7 +54,7 @@ struct RouteTable: Sendable {
         if !allowed.isEmpty {
             var problem = Problem(.methodNotAllowed, "method-not-allowed", "\(method.rawValue) is not allowed on \(path)", exitCode: 64)
             var seen: Set<String> = []
-            problem.allow = allowed.map(\.rawValue).filter { seen.insert($0).inserted }
+            problem.allow = allowed.map(\.rawValue).filter { seen.insert($0).inserted }.joined(separator: ", ")
             throw problem
         }
         throw Problem.noRoute(method.rawValue, path)
