@@ -17,7 +17,7 @@ extension Routes {
             guard let seq = UInt64(last) else { throw Problem.badRequest("Last-Event-ID must be a seq, got \"\(last.prefix(40))\"") }
             from = seq + 1
         }
-        _ = try await reader(call, adminOnly: true)
+        _ = try await logReader(call, adminOnly: true)
         let token = try call.bearerToken()
         let state = call.state
         let (ticks, since) = state.follower.subscribe()

@@ -130,3 +130,16 @@ def test_tile_levels_past_seven_are_tiles_the_log_does_not_hold(server):
     for level in (8, 63):
         is_problem(server.get(f"/tile/{level}/000"), 404, 65)
     is_problem(server.get("/tile/64/000"), 400, 64)
+
+
+def test_an_unknown_viewer_of_the_log_is_404_as_on_the_command_line(server):
+    admin = server.sign_in("admin")
+    for route in ["/v1/events?as=nobody", "/v1/events?follow=true&as=nobody", "/v1/log/status?as=nobody",
+                  "/v1/log/digest?as=nobody", "/v1/log/verify?as=nobody"]:
+        r = server.get(route, admin)
+        body = is_problem(r, 404, 65)
+        assert "no such account \"nobody\" (the viewer, --as)" in body["detail"], route
+    assert cli("log", "status", "--as", "nobody", store=server.store).returncode == 65
+    # Viewing as another is an admin's: an inspector viewing as the admin is refused, as before.
+    is_problem(server.get("/v1/log/status?as=admin", server.sign_in("ines")), 403, 77)
+    assert server.get("/v1/log/status?as=ines", admin).status_code == 200
