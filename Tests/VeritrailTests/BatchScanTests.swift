@@ -227,4 +227,25 @@ import Testing
             }
         }
     }
+    /// Codes of two thousand characters that five thousand scans share the start of: the search index's pieces
+    /// of them are longer than an LMDB key holds, which failed the whole batch (MDB_BAD_VALSIZE, 74) once a chunk
+    /// of the index filled. They are recorded, found, and rebuilt to the same answers.
+    @Test func longCodesSharedByManyScansAreRecordedAndFound() throws {
+        let long = String(repeating: "x", count: 2_000)
+        let csv = "code,productName,category,result\n" + (0..<5_000).map { "L-\($0)-\(long),P,Toys,authentic\n" }.joined()
+        try Stores.withDemoCopy { store in
+            let file = store.appendingPathComponent("long.csv")
+            try csv.write(to: file, atomically: true, encoding: .utf8)
+            let r = try CLI.run(["scan", "--batch", file.path, "--as", "ines", "--passcode-stdin", "--store", store.path],
+                                stdin: Data("1234\n".utf8))
+            #expect(r.exit == 0 && r.stdout.contains("recorded 5000 scans"), "\(r.transcript.prefix(600))")
+            let search = ["history", "--search", "L-4999-xxxxxxxxxx", "--window", "all", "--json", "--store", store.path]
+            let found = try CLI.run(search)
+            #expect((found.json as? [String: Any])?["total"] as? Int == 1, "\(found.stdout.prefix(300))")
+            #expect(try CLI.run(["rebuild", "--store", store.path]).exit == 0)
+            #expect(try CLI.run(search).stdout == found.stdout)
+            #expect(try CLI.run(["log", "verify", "--store", store.path]).exit == 0)
+        }
+    }
 }
+

@@ -1,3 +1,4 @@
+import Crypto
 import SystemCalls
 
 /// Every piece any chunk lists (`ChunkValues`), stored once for the whole index under a number of its own, so
@@ -12,7 +13,8 @@ import SystemCalls
 ///
 /// Stored in table `search`, under group 0 after its sets' kinds, so that a group written whole is still
 /// appended from group 1 on:
-/// - `[0 0 0 0, byBytes, source, bytes…]`: the piece's number (4 bytes, big-endian), for a writer;
+/// - `[0 0 0 0, byBytes, source, bytes…]`: the piece's number (4 bytes, big-endian), for a writer (a piece
+///   longer than `longestAsIs` is keyed by its start and its SHA-256: `key`);
 /// - `[0 0 0 0, block, b (4 bytes)]`: the pieces numbered `64·b ..< 64·b + 64`, in order, as a list of
 ///   pieces is written (`ChunkValues.encodedList`: source, length, bytes), read whole by a query;
 /// - `[0 0 0 0, count]`: how many pieces are numbered (4 bytes).
@@ -28,7 +30,16 @@ final class PieceVocabulary {
     /// The group the vocabulary's keys start with.
     static let home: [UInt8] = [0, 0, 0, 0]
 
-    static func key(source: UInt8, bytes: some Sequence<UInt8>) -> [UInt8] { home + [byBytes, source] + bytes }
+    /// The longest piece whose key holds its bytes as they are. LMDB's keys hold at most 511 bytes: a piece of a
+    /// code of hundreds of characters that many scans share once failed the whole write (`MDB_BAD_VALSIZE`).
+    static let longestAsIs = 399
+
+    /// A piece's key: its bytes as they are, or for a longer piece its first 368 bytes and their whole's SHA-256,
+    /// 400 bytes, a length no piece keyed as it is has (the blocks hold every piece's bytes whole).
+    static func key(source: UInt8, bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count > longestAsIs else { return home + [byBytes, source] + bytes }
+        return home + [byBytes, source] + bytes.prefix(368) + Array(SHA256.hash(data: bytes))
+    }
     static func blockKey(_ block: UInt32) -> [UInt8] { home + [Self.block] + bigEndian(block) }
     static let countKey: [UInt8] = home + [count]
 
