@@ -185,6 +185,38 @@ print(late)' $INSPECTOR)
   rm -rf "$s"
 done
 
+section "one's own passcode changed while wrong passcodes lock the account"
+# The current passcode is checked, then the new one hashed (a tenth of a second or so): three wrong tries at
+# once, a random moment later, lock the account meanwhile in some trials, and must then refuse the change,
+# which passes the gate in its own transaction.
+changed=0 refused=0
+for i in $(seq $((8 * T))); do
+  s=$work/change-$i; cp -r "$work/base" "$s"
+  (printf '2468\n13579\n13579\n' | VERITRAIL_NOW=$NOW "$VT" passcode set --as $INSPECTOR --passcode-stdin --store "$s" \
+     >/dev/null 2>&1; echo $? > "$work/change-code") &
+  sleep "$(random_ms 150)"
+  for k in 1 2 3; do
+    printf '1111\n' | VERITRAIL_NOW=$NOW "$VT" unlock --as $INSPECTOR --passcode-stdin --store "$s" >/dev/null 2>&1 &
+  done
+  wait
+  case $(cat "$work/change-code") in 0) changed=$((changed + 1)) ;; 77) refused=$((refused + 1)) ;; esac
+  late=$(vt export --store "$s" | python3 -c '
+import json, sys
+denied, locked_at, late = 0, None, 0
+for line in sys.stdin:
+    e = json.loads(line)
+    d = e["data"]
+    if e["type"] == "passcode.attempted" and d["username"] == sys.argv[1] and d["outcome"] == "denied":
+        denied += 1
+        if denied == 3: locked_at = e["seq"]
+    if locked_at and e["type"] == "passcode.set" and d["username"] == sys.argv[1]:
+        late += 1
+print(late)' $INSPECTOR)
+  check "change race $i: no passcode set after the attempt that locked the account (found $late)" [ "$late" = 0 ]
+  rm -rf "$s"
+done
+check "…each change was made or refused as locked out (exit 77): $changed made, $refused refused" [ $((changed + refused)) = $((8 * T)) ]
+
 section "readers killed while another process holds the store open"
 s=$work/readers; cp -r "$work/base" "$s"
 mkfifo "$work/hold" "$work/never"

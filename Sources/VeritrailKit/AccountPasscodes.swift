@@ -54,8 +54,9 @@ extension VeritrailStore {
         try appendGated(as: nil, passcode: nil, options: check) { at, _ in
             [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
         }
+        var hasPasscode = false
         if target == actor {
-            let hasPasscode = try VeritrailError.catching { try store.activeAccount(actor).lockout.hasPasscode }
+            hasPasscode = try VeritrailError.catching { try store.activeAccount(actor).lockout.hasPasscode }
             if hasPasscode {
                 guard let given = try VeritrailError.fromCaller({ try current(actor) }) else {
                     throw .notAllowed("the current passcode is needed to change it", lockedSeconds: nil, cause: nil)
@@ -69,8 +70,11 @@ extension VeritrailStore {
             }
         }
         let credential = try credential(for: try VeritrailError.fromCaller { try new(target) }, retrying: options, index: 0)
-        // One's own was just checked; another's is reset through the gate, like any write.
-        return try appendGated(as: target == actor ? nil : actor, passcode: passcode, options: options) { at, _ in
+        // Every set passes the gate in its own transaction: one's own was just checked (which unlocks), but wrong
+        // tries from elsewhere may have locked the account while the new passcode was hashed; another's is reset
+        // through the gate like any write. Only a first passcode has no gate to pass.
+        let gated = target != actor || hasPasscode
+        return try appendGated(as: gated ? actor : nil, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]
         }
     }
