@@ -92,8 +92,12 @@ struct VeritrailResponder: HTTPResponder {
         }
         let elapsed = ContinuousClock.now - start
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        let client = state.settings.behindProxy ? request.headers[HTTPField.Name("X-Forwarded-For")!].map { " for=\($0.prefix(100))" } ?? "" : ""
-        state.logger.info("\(request.method) \(routeName) \(response.status.code) \(micros)µs \(call?.user ?? "-")\(client)")
+        // The user may be one that a request named and no account has, and the header is the client's: both are
+        // escaped, so that neither can forge a line of the log or move a terminal's cursor.
+        let client = state.settings.behindProxy
+            ? request.headers[HTTPField.Name("X-Forwarded-For")!].map { " for=\(escapedForMessage($0, limit: 100))" } ?? "" : ""
+        let user = call?.user.map { escapedForMessage($0, limit: 64) } ?? "-"
+        state.logger.info("\(request.method) \(routeName) \(response.status.code) \(micros)µs \(user)\(client)")
         state.metrics.request(route: routeName, method: request.method.rawValue, status: response.status.code, nanoseconds: micros * 1_000)
         return response
     }

@@ -100,6 +100,24 @@ def test_access_log_and_graceful_stop(server):
     assert token not in log and "1234" not in log.replace("µs", "")
 
 
+def test_the_access_log_escapes_what_a_client_sent(store):
+    """A user named in a request, and X-Forwarded-For behind a proxy, are the client's words: escaped, neither
+    forges a line of the log nor reaches a terminal's control characters. (A header with a control character
+    never reaches the server's routes: HTTP's parser refuses it with 400.)"""
+    server = Server(store, extra=("--behind-proxy",))
+    try:
+        for user in ("ines\nGET /v1/forged 200 0µs admin", "ines\x1b[2J\x1b]0;pwned\x07"):
+            r = server.post("/v1/sessions", json={"user": user, "passcode": "1234"},
+                            headers={"X-Forwarded-For": "10.0.0.1 \u202e".encode()})
+            assert 400 <= r.status_code < 500, r.text
+    finally:
+        server.stop()
+    log = server.stderr()
+    assert all("POST /v1/sessions" in line for line in log.splitlines() if "forged" in line), log
+    assert not any(c in log for c in "\x1b\x07\u202e"), log
+    assert log.count("POST /v1/sessions") == 2, log
+
+
 def test_tls_beyond_loopback(store, tmp_path):
     """With --tls-cert/--tls-key the server listens beyond loopback and speaks HTTPS."""
     import subprocess as sp
@@ -147,3 +165,4 @@ def test_tls_files_that_do_not_serve_are_refused_by_name(store, tmp_path):
         r = sp.run([VT, "serve", "--store", store, "--listen", f"127.0.0.1:{free_port()}", "--tls-cert", cert, "--tls-key", key],
                    capture_output=True, timeout=30)
         assert r.returncode == 64 and says in r.stderr.decode(), (cert, key, r.returncode, r.stderr)
+

@@ -99,10 +99,10 @@ public struct RuleText: Error, Equatable, Sendable {
 /// A value quoted for an error message, as JSON would write it, and cut short when long.
 func quoted(_ s: String) -> String { "\"" + escapedForMessage(s, limit: 40, quotes: true) + "\"" }
 
-/// Text from the input as an error message shows it (a key, a number's spelling): control characters
-/// escaped as JSON writes them (so that it can not move a terminal's cursor or forge a second line), and cut
-/// after `limit` characters with "…" (a 10 MB key gives a short message). With `quotes`, `"` and `\` are
-/// escaped too, for text shown between quotes.
+/// Text from the input as an error message shows it (a key, a number's spelling): control characters and
+/// bidi controls escaped (`escapedText`, so that it can not move a terminal's cursor, forge a second line or
+/// reorder what is read), and cut after `limit` characters with "…" (a 10 MB key gives a short message). With
+/// `quotes`, `"` and `\` are escaped too, for text shown between quotes.
 public func escapedForMessage(_ s: String, limit: Int = 80, quotes: Bool = false) -> String {
     let shown = s.unicodeScalars.count > limit ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(limit))) + "…" : s
     var out = ""
@@ -110,18 +110,39 @@ public func escapedForMessage(_ s: String, limit: Int = 80, quotes: Bool = false
         switch scalar {
         case "\"" where quotes: out += "\\\""
         case "\\" where quotes: out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
+        default: appendEscaped(scalar, to: &out)
         }
     }
     return out
+}
+
+/// `s` made safe to show on a terminal or in a log line: control characters (C0, DEL, C1) and the bidi controls
+/// written as escapes, `\n`, `\t`, `\r`, and `\u001b` (four hex digits) for the others; any other text as it is.
+/// A string without any is returned as is.
+public func escapedText(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: isShownEscaped) else { return s }
+    var out = ""
+    for scalar in s.unicodeScalars { appendEscaped(scalar, to: &out) }
+    return out
+}
+
+/// Whether a scalar is written as an escape: a control character, which could move a terminal's cursor or start
+/// a line, or a bidi control, which could reorder the text around it.
+private func isShownEscaped(_ u: Unicode.Scalar) -> Bool {
+    switch u.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
+}
+
+private func appendEscaped(_ scalar: Unicode.Scalar, to out: inout String) {
+    guard isShownEscaped(scalar) else { out.unicodeScalars.append(scalar); return }
+    switch scalar {
+    case "\n": out += "\\n"
+    case "\t": out += "\\t"
+    case "\r": out += "\\r"
+    default: out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+    }
 }
 
 /// `"a", "b" or "c"`.

@@ -9,7 +9,12 @@ enum EventSentence {
     /// hold 2,048 characters). Off a terminal every value is written whole (cli.md §7).
     static let codeWidth = 24
 
+    /// The sentence, escaped for a terminal (`Escaped`): names, notes and messages are whatever someone typed.
     static func of(_ event: Event, shortenCodes: Bool) -> String {
+        Escaped.text(sentence(event, shortenCodes: shortenCodes))
+    }
+
+    private static func sentence(_ event: Event, shortenCodes: Bool) -> String {
         let actor = event.actor
         switch event.payload {
         case .accountRegistered(let p):

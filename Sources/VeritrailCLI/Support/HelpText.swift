@@ -85,7 +85,13 @@ extension ParsableCommand {
         let message = fullMessage(for: error, columns: HelpText.width)
         if !message.isEmpty {
             let fitted = HelpText.fitted(message, width: HelpText.width) + "\n"
-            if code == .success { Output.write(Array(fitted.utf8)) } else { Output.note(String(fitted.dropLast())) }
+            if code == .success {
+                Output.write(Array(fitted.utf8))
+            } else {
+                // A parse error quotes what was typed, which may hold a terminal's control characters.
+                let lines = fitted.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+                Output.note(lines.map { Escaped.text(String($0)) }.joined(separator: "\n"))
+            }
         }
         exit(withError: code == .success ? nil : ExitCode(code.rawValue))
     }
