@@ -102,38 +102,49 @@ public final class Store: @unchecked Sendable {
     /// Runs `body` in one write transaction: everything it appends commits together, or nothing does when
     /// it throws. `body` may run more than once (when the store grows), so keep its effects in the store.
     /// With `large` (an import), the write is paged on a companion thread (`Environment.write(large:)`).
-    /// The tree at the kept checkpoint's size is checked first and a checkpoint of the new size signed after
-    /// the commit (`ProofStore.begin`, `ProofStore.sign`); when that checkpoint can not be kept, the events
-    /// are committed all the same and `CheckpointNotKept` says so.
+    /// The tree at the kept checkpoint's size is checked first, and the checkpoint of the new size is signed
+    /// and written beside its place before the commit (`ProofStore.begin`, `ProofStore.prepare`): a write
+    /// that can not write it (no space left) commits nothing. It is put in place after the commit; when
+    /// that fails, the events are committed all the same and `CheckpointNotKept` says so, and the next
+    /// write keeps the head's checkpoint before it writes anything, or refuses.
     public func write<R>(large: Bool = false, _ body: (inout Appender) throws -> R) throws -> R {
         try write(large: large, resealing: false, body)
     }
 
     private func write<R>(large: Bool, resealing: Bool, _ body: (inout Appender) throws -> R) throws -> R {
-        var pending: PendingCheckpoint?
+        var prepared: PreparedCheckpoint?
         var leftPiecesDue = false
-        let result = try log.environment.write(large: large) { txn in
-            let writer = try LogWriter(log: log, transaction: txn)
-            let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore, resealing: resealing)
-            let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
-            // A store's first write starts its search index, which then holds every scan.
-            if writer.head.seq == 0 { try models.markSearchIndexReady() }
-            models.snapshotInterval = snapshotInterval
-            if remaker != nil { models.deferChunkPieces() }
-            var appender = Appender(writer: writer, models: models, tree: proof.tree)
-            let result = try body(&appender)
-            try models.flush()
-            leftPiecesDue = models.leftChunkPiecesDue
-            // A write its body rolled back (`Appender.rollBack`) commits nothing, so nothing is signed.
-            pending = txn.rollsBack ? nil : try proof.finish()
-            return result
+        let result: R
+        do {
+            result = try log.environment.write(large: large) { txn in
+                // The transaction is run again when the map grows: the last try's checkpoint is not this one's.
+                if let earlier = prepared { proofs.discard(earlier) }
+                prepared = nil
+                let writer = try LogWriter(log: log, transaction: txn)
+                let proof = try proofs.begin(writer.reader, head: writer.head.seq, originForNewStore: originForNewStore, resealing: resealing)
+                let models = Models(tables: StoredTables(transaction: txn, databases: modelDatabases), log: writer.reader)
+                // A store's first write starts its search index, which then holds every scan.
+                if writer.head.seq == 0 { try models.markSearchIndexReady() }
+                models.snapshotInterval = snapshotInterval
+                if remaker != nil { models.deferChunkPieces() }
+                var appender = Appender(writer: writer, models: models, tree: proof.tree)
+                let result = try body(&appender)
+                try models.flush()
+                leftPiecesDue = models.leftChunkPiecesDue
+                // A write its body rolled back (`Appender.rollBack`) commits nothing, so nothing is signed.
+                if !txn.rollsBack, let pending = try proof.finish() { prepared = try proofs.prepare(pending) }
+                return result
+            }
+        } catch {
+            if let prepared { proofs.discard(prepared) }
+            throw error
         }
         if leftPiecesDue { remaker?.wake() }
-        if let pending {
+        if let prepared {
             do {
-                try proofs.sign(pending)
+                try proofs.install(prepared)
             } catch {
-                throw CheckpointNotKept(size: pending.checkpoint.size, reason: "\(error)")
+                throw CheckpointNotKept(size: prepared.size, reason: "\(error)")
             }
         }
         return result

@@ -8,8 +8,8 @@ public typealias CommitFailed = LMDB.CommitFailed
 public typealias RetriesExhausted = LMDB.RetriesExhausted
 
 /// A write committed, but the signed checkpoint of its new size could not be kept (no space, an I/O error
-/// at fsync or rename, a lock or permission refused): its events are in the log. The next write signs the
-/// head (the kept checkpoint is then behind the data's record of what it signed, which a write accepts).
+/// at rename, a lock or permission refused): its events are in the log. The next write keeps the head's
+/// checkpoint before it writes anything, and is refused while it can not (`ProofStore.begin`).
 public struct CheckpointNotKept: Error, CustomStringConvertible, Sendable {
     /// The size of the checkpoint that was not kept.
     public var size: UInt64
@@ -23,6 +23,6 @@ public struct CheckpointNotKept: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         "the events were recorded (the log holds \(size)) but their signed checkpoint could not be kept: \(reason); "
-            + "the next write signs it: do not write them again"
+            + "the next write keeps it first: do not write them again"
     }
 }

@@ -42,25 +42,51 @@ public struct CheckpointFile: Sendable {
     /// Replaces the kept note with `note`, a checkpoint of `size` events, unless the kept one is of `size`
     /// or more already (another process signed a later tree meanwhile). With `force` (a reseal), whatever is
     /// kept is replaced.
-    ///
-    /// The corresponding C functions are `open`, `flock`, `write`, `fsync`, `rename`, `unlink` and `close`.
     public func replace(with note: String, size: UInt64, force: Bool = false) throws(StoreError) {
-        let lock = try StoreDirectory.lockCheckpoint(directory)
-        defer { lock.close() }
-        if !force, case .note(let kept) = read(), let keptSize = CheckpointFile.size(of: kept), keptSize >= size { return }
-        SafeWrite.removeAbandoned(in: directory, prefix: "checkpoint")
-        let temporary = try failing("can not write a checkpoint in \(directory)") { () throws(SystemError) in
+        try install(prepare(note), size: size, force: force)
+    }
+
+    /// Writes `note` to a new temporary file beside the kept one, flushed, and returns its path: the part of
+    /// keeping a checkpoint that needs space, done before the commit it signs (`Store.write`), so that a full
+    /// disk refuses the write instead of leaving a commit without its checkpoint.
+    ///
+    /// The corresponding C functions are `open`, `write`, `fsync` and `close`.
+    public func prepare(_ note: String) throws(StoreError) -> String {
+        try failing("can not write a checkpoint in \(directory)") { () throws(SystemError) in
             try SafeWrite.temporary(Array(note.utf8), in: directory, prefix: "checkpoint")
         }
+    }
+
+    /// Puts the prepared note at `temporary` (a checkpoint of `size` events) in place, unless the kept one is
+    /// of `size` or more already; the temporary file is gone afterwards either way.
+    ///
+    /// The corresponding C functions are `open`, `flock`, `rename`, `unlink`, `fsync` and `close`.
+    public func install(_ temporary: String, size: UInt64, force: Bool = false) throws(StoreError) {
+        let lock: FileDescriptor
+        do {
+            lock = try StoreDirectory.lockCheckpoint(directory)
+        } catch {
+            discard(temporary)
+            throw error
+        }
+        defer { lock.close() }
+        if !force, case .note(let kept) = read(), let keptSize = CheckpointFile.size(of: kept), keptSize >= size {
+            discard(temporary)
+            return
+        }
+        SafeWrite.removeAbandoned(in: directory, prefix: "checkpoint")
         do {
             try failing("can not write \(path)") { () throws(SystemError) in try FileSystem.rename(temporary, to: path) }
         } catch {
             // Nothing is left half written: the kept note is as it was.
-            try? FileSystem.unlink(temporary)
+            discard(temporary)
             throw error
         }
         try failing("can not flush \(directory)") { () throws(SystemError) in try SafeWrite.syncDirectory(directory) }
     }
+
+    /// Removes a prepared note that was not installed (its commit failed).
+    public func discard(_ temporary: String) { try? FileSystem.unlink(temporary) }
 
     /// The size line of a kept note, read without checking its signature (only to order two notes).
     static func size(of note: String) -> UInt64? {

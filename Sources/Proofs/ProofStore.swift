@@ -134,9 +134,29 @@ public final class ProofStore: @unchecked Sendable {
             // unless events were lost.
             let hasSigned = try hasSigned(txn, identity: existing, head: head)
             keptSize = try keptForWrite(file.read(), tree: tree(txn), identity: identity, size: head, hasSigned: hasSigned)?.size
+            if let kept = keptSize, kept < head {
+                try keepHead(head, root: writer.frontier.root, identity: identity, secrets: secrets)
+                keptSize = head
+            }
         }
         return ProofSession(identity: identity, secrets: secrets, writer: writer, keptSize: keptSize, signedSize: signed,
                             transaction: txn, meta: metaDatabase, resealing: resealing)
+    }
+
+    /// Signs and keeps the checkpoint of the committed head, which the kept checkpoint is behind: the commit
+    /// before this write could not keep its checkpoint (no space, an I/O error), or another process committed
+    /// and has not kept its own yet (it then finds this one, of its size, and keeps nothing). A write never
+    /// commits on top of a head without its checkpoint: when it can not be kept now either, a `StoreError`
+    /// refuses this write, with nothing written.
+    private func keepHead(_ head: UInt64, root: TreeHash, identity: StoreIdentity, secrets: StoreSecrets) throws {
+        do {
+            let checkpoint = Checkpoint(origin: identity.origin, size: head, root: root)
+            try file.replace(with: try secrets.sign(checkpoint.text, name: identity.origin), size: head)
+        } catch {
+            throw StoreError("the signed checkpoint of the store's last write (\(head) events, which are recorded) was not kept, "
+                             + "and it can not be kept now (\(error)); nothing was written: free space or fix the store's "
+                             + "directory \(file.directory), then write again")
+        }
     }
 
     /// The kept checkpoint, checked for a write: a `StoreError` (exit 74) that says why nothing was written
@@ -188,11 +208,22 @@ public final class ProofStore: @unchecked Sendable {
         return checkpoint
     }
 
-    /// Signs the checkpoint a committed write left to sign and keeps it.
-    public func sign(_ pending: PendingCheckpoint) throws {
+    /// Signs the checkpoint a write is about to commit and writes it beside the kept one (`CheckpointFile.prepare`),
+    /// inside the write's transaction: when that fails (no space left, say), the write fails with nothing
+    /// committed. `install` puts it in place once the transaction has committed; `discard` removes it when the
+    /// commit failed.
+    public func prepare(_ pending: PendingCheckpoint) throws -> PreparedCheckpoint {
         let note = try pending.secrets.sign(pending.checkpoint.text, name: pending.identity.origin)
-        try file.replace(with: note, size: pending.checkpoint.size, force: pending.force)
+        return PreparedCheckpoint(temporary: try file.prepare(note), size: pending.checkpoint.size, force: pending.force)
     }
+
+    /// Keeps the checkpoint of a write that committed.
+    public func install(_ prepared: PreparedCheckpoint) throws {
+        try file.install(prepared.temporary, size: prepared.size, force: prepared.force)
+    }
+
+    /// Removes the checkpoint of a write that did not commit.
+    public func discard(_ prepared: PreparedCheckpoint) { file.discard(prepared.temporary) }
 }
 
 /// The proof side of one write transaction.
@@ -230,7 +261,14 @@ public final class ProofSession {
     }
 }
 
-/// A checkpoint to sign after its transaction commits.
+/// A checkpoint signed and written beside its place, to put in place once its transaction commits.
+public struct PreparedCheckpoint: Sendable {
+    let temporary: String
+    public let size: UInt64
+    let force: Bool
+}
+
+/// A checkpoint to sign for a write about to commit.
 public struct PendingCheckpoint: Sendable {
     let identity: StoreIdentity
     let secrets: StoreSecrets

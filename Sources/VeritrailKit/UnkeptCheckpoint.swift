@@ -1,9 +1,9 @@
-/// A write whose events were committed but whose signed checkpoint could not be kept afterwards (no space, an
-/// I/O error at fsync or rename, a lock or permission refused): said as a failed commit is said
-/// (`UncertainCommit`), with the id to retry under, so that the retry writes nothing twice and signs the
-/// checkpoint.
+/// A write whose events were committed but whose signed checkpoint could not be put in place afterwards (an
+/// I/O error at rename, a permission refused; a full disk refuses the write before its commit instead): the
+/// events are in the log. Said with the id the write was given, so that a retry under it writes nothing
+/// twice; the next write keeps the checkpoint first, and is refused while it can not.
 public struct UnkeptCheckpoint: Error, CustomStringConvertible {
-    /// The id the write's first event was given: retry with it (`WriteOptions.eventID`).
+    /// The id the write's first event was given: a retry with it (`WriteOptions.eventID`) writes nothing twice.
     public var eventID: String
     /// The size of the checkpoint that was not kept (the log's head after the write).
     public var size: UInt64
@@ -16,11 +16,12 @@ public struct UnkeptCheckpoint: Error, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// Says what to do, in the command line's words.
+    /// Says what happened and what to do, in the command line's words.
     public var description: String {
         """
-        the signed checkpoint could not be kept after the commit (\(reason)): the write may have been recorded all the \
-        same: check with `veritrail log tail`; to retry it safely, run the same command again with --id \(eventID)
+        the write was recorded (the log holds \(size) events) but its signed checkpoint could not be kept (\(reason)): \
+        do not run it again (with --id \(eventID) it writes nothing twice); the next write keeps the checkpoint first, \
+        and is refused while it can not
         """
     }
 }

@@ -30,10 +30,13 @@ public struct UncertainCommit: Error, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// LMDB's error, in words.
+    public var failure: String { "\(underlying.underlying)" }
+
     /// Says what to do, in the command line's words: LMDB's error, then how to check and retry.
     public var description: String {
         """
-        \(underlying.underlying): the write may have been recorded all the same: check with `veritrail log tail`; \
+        \(failure): the write may have been recorded all the same: check with `veritrail log tail`; \
         to retry it safely, run the same command again with --id \(eventID)
         """
     }

@@ -83,8 +83,24 @@ struct Problem: Error, Sendable {
             // Its own kind, so that a client does not take it for a session that ended and sign in again.
             if cause is WrongPasscode { return Problem(.unauthorized, "wrong-passcode", message, exitCode: 77) }
             return .forbidden(message)
-        case .storeFailure:
-            return .unavailable(error.description)
+        case .storeFailure(let underlying):
+            return .unavailable(Problem.retryAdvice(underlying) ?? error.description)
+        }
+    }
+
+    /// The command line's advice about a write that did or may have committed, in HTTP's words: a retry is
+    /// safe under the request's `Idempotency-Key` (server.md §3), where the command line names `--id`.
+    private static func retryAdvice(_ failure: any Error) -> String? {
+        switch failure {
+        case let e as UnkeptCheckpoint:
+            "the write was recorded (the log holds \(e.size) events) but its signed checkpoint could not be kept "
+                + "(\(e.reason)): do not send it again, unless with the same Idempotency-Key (which writes nothing twice); "
+                + "the next write keeps the checkpoint first, and is refused while it can not"
+        case let e as UncertainCommit:
+            "\(e.failure): the write may have been recorded all the same: check with GET /v1/events; "
+                + "to retry it safely, send it again with the same Idempotency-Key (without one, it may be written twice)"
+        default:
+            nil
         }
     }
 }
