@@ -68,6 +68,7 @@ public final class Store: @unchecked Sendable {
                                  _ body: (inout Appender) throws -> R) throws -> R? {
         let place = StoreDirectory(directory)
         guard place.state == .absent else { return nil }
+        guard !place.holdsOrphanedCheckpoint else { throw place.orphanedCheckpoint }
         let madeDirectories = try place.prepare()
         let secretsFile = SecretsFile(path: secrets ?? SecretsFile(storeDirectory: directory).path)
         do {

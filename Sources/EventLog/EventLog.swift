@@ -33,8 +33,17 @@ public final class EventLog: @unchecked Sendable {
                 creating: Bool = false) throws(StoreError) {
         if !creating {
             switch StoreDirectory(directory).state {
-            case .store: break
-            case .absent: throw StoreError("no store at \(directory) (create one with `veritrail init` or `veritrail import`)")
+            case .store:
+                // LMDB takes an empty data file for a new one: a store cut to nothing would open as a new, empty
+                // log, and its next write start another.
+                guard EventLog.dataFileSize(directory) > 0 else {
+                    throw StoreError("the store's data file \(directory)/data.mdb is empty: its events are gone (a cut "
+                                     + "copy, a full disk, a damaged file); restore it from a backup, then `veritrail log verify`")
+                }
+            case .absent:
+                let place = StoreDirectory(directory)
+                if place.holdsOrphanedCheckpoint { throw place.orphanedCheckpoint }
+                throw StoreError("no store at \(directory) (create one with `veritrail init` or `veritrail import`)")
             case .unreadable(let reason): throw StoreError("the store at \(directory) can not be read: \(reason)")
             }
         }
@@ -54,6 +63,13 @@ public final class EventLog: @unchecked Sendable {
             do {
                 databases = try environment.openDatabases(names, flags: creating ? [.create] : [])
             } catch LMDBError.notFound where !creating {
+                // A data file without the log itself is not a store (another program's LMDB file, a damaged one).
+                do {
+                    _ = try environment.openDatabases(["events", "ids"], flags: [])
+                } catch LMDBError.notFound {
+                    throw StoreError("\(directory)/data.mdb holds no log: it is not a Veritrail store, or it is damaged; "
+                                     + "restore the store from a backup")
+                }
                 // A store written by a version before one of the companions (the search index): made now,
                 // empty, in one write; its owner fills it (`rebuild`).
                 databases = try environment.openDatabases(names, flags: [.create])
@@ -61,6 +77,8 @@ public final class EventLog: @unchecked Sendable {
             events = databases[0]
             ids = databases[1]
             companions = Array(databases.dropFirst(2))
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError("can not open the log in \(directory): \(error)")
         }

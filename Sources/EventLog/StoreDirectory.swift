@@ -47,6 +47,22 @@ public struct StoreDirectory: Sendable {
         return StoreDirectory.reaches(dataFile, .read) ? .store : .unreadable("permission denied")
     }
 
+    /// Whether the directory holds a kept checkpoint (`checkpoint`) but no data file, and no store is being built
+    /// there (no aside directory, as a creation killed before its data file appeared leaves): a store's data file
+    /// was removed, or not restored with its checkpoint. That checkpoint is signed evidence of what the log held,
+    /// which a new store must not replace: creating one there is refused (`orphanedCheckpoint`).
+    public var holdsOrphanedCheckpoint: Bool {
+        state == .absent && StoreDirectory.reaches(path + "/checkpoint", .exists)
+            && !StoreDirectory.entries(of: path).contains(where: StoreDirectory.isAside)
+    }
+
+    /// What to say when the directory `holdsOrphanedCheckpoint`.
+    public var orphanedCheckpoint: StoreError {
+        StoreError("\(path) holds the signed checkpoint of a store whose data file (data.mdb) is missing: restore "
+                   + "the data file from a backup; or, to give that log up and make a new store here, move its checkpoint "
+                   + "(and its secrets file) elsewhere first; nothing was written")
+    }
+
     /// Whether this process may reach `path` as `access` asks.
     private static func reaches(_ path: String, _ access: FileSystem.Access) -> Bool {
         (try? FileSystem.checkAccess(path, access)) != nil
@@ -84,9 +100,11 @@ public struct StoreDirectory: Sendable {
         for directory in made.reversed() { try? FileSystem.removeDirectory(directory) }
     }
 
-    /// A new hidden directory to build a store in.
+    /// A new hidden directory to build a store in. Those of creations whose process is gone are removed first,
+    /// unless a checkpoint is there without a data file: they tell that it is a killed creation's
+    /// (`holdsOrphanedCheckpoint`), and stay until a creation succeeds (`publish`), should this one fail.
     public func makeAside() throws(StoreError) -> String {
-        removeAbandonedAsides()
+        if !StoreDirectory.reaches(path + "/checkpoint", .exists) { removeAbandonedAsides() }
         do {
             return try FileSystem.makeTemporaryDirectory("\(path)/.new-\(CurrentProcess.id)-XXXXXX")
         } catch {
@@ -100,8 +118,9 @@ public struct StoreDirectory: Sendable {
     /// The files kept beside the data (`placing`, its secrets, renamed from where they were written; then its
     /// signed checkpoint) are put in place first and the data file last, under the lock of the checkpoint
     /// (`lockCheckpoint`), which every creation takes: a kill at any point leaves no store, or one whose
-    /// secrets and checkpoint are there. Such files found where no data file is were left by such a kill,
-    /// and are replaced.
+    /// secrets and checkpoint are there. Such files found where no data file is, beside the aside directory of
+    /// the killed creation, are replaced; without one, they are a store's whose data file is gone, and a
+    /// creation is refused before it gets here (`holdsOrphanedCheckpoint`).
     public func publish(aside: String, placing: [(from: String, to: String)] = []) throws(StoreError) -> Bool {
         defer { discard(aside: aside) }
         let lock = try StoreDirectory.lockCheckpoint(path)
@@ -140,6 +159,7 @@ public struct StoreDirectory: Sendable {
         // LMDB would make its lock file again, but this one has its mode and its space.
         try? FileSystem.link(aside + "/lock.mdb", to: path + "/lock.mdb")
         syncDirectory()
+        removeAbandonedAsides()
         return true
     }
 

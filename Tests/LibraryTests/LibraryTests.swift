@@ -193,4 +193,49 @@ import VeritrailKit
             Issue.record("expected .storeFailure, got \(error)")
         }
     }
+
+    @Test func anEmptyDataFileIsNotANewStore() throws {
+        let place = directory.path + "/store"
+        try Data().write(to: URL(fileURLWithPath: place + "/data.mdb"))
+        #expect {
+            try VeritrailStore.open(at: place)
+        } throws: { error in
+            (error as? VeritrailError)?.exitCode == 74 && "\(error)".contains("data.mdb is empty")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: place + "/data.mdb")[.size] as? Int == 0)
+    }
+
+    @Test func aCheckpointWhoseDataFileIsGoneIsNotReplacedByANewStore() throws {
+        let place = directory.path + "/store"
+        let kept = try String(contentsOfFile: place + "/checkpoint", encoding: .utf8)
+        for name in ["data.mdb", "lock.mdb"] { try FileManager.default.removeItem(atPath: place + "/" + name) }
+        let clock = self.clock
+        let create = {
+            try VeritrailStore.create(at: place, admin: "eve", name: "Eve", email: "eve@example.org", passcode: "2468",
+                                      clock: { clock.now })
+        }
+        for attempt in [{ _ = try create() }, { _ = try VeritrailStore.open(at: place) }] {
+            #expect {
+                try attempt()
+            } throws: { error in
+                (error as? VeritrailError)?.exitCode == 74 && "\(error)".contains("data file (data.mdb) is missing")
+            }
+        }
+        #expect(try String(contentsOfFile: place + "/checkpoint", encoding: .utf8) == kept)
+        #expect(!FileManager.default.fileExists(atPath: place + "/data.mdb"))
+        // Beside the aside directory of a creation killed before its data file appeared, the checkpoint is that
+        // creation's, and a new one is made.
+        let killed = place + "/.new-999999999-abcdef"
+        try FileManager.default.createDirectory(atPath: killed, withIntermediateDirectories: false)
+        // A creation that fails leaves that evidence as it found it.
+        #expect(throws: VeritrailError.self) {
+            try VeritrailStore.create(at: place, admin: "eve", name: "Eve", email: "not an email", passcode: "2468",
+                                      clock: { clock.now })
+        }
+        #expect(FileManager.default.fileExists(atPath: killed))
+        _ = try create()
+        #expect(!FileManager.default.fileExists(atPath: killed))
+        #expect(try String(contentsOfFile: place + "/checkpoint", encoding: .utf8) != kept)
+    }
 }
+
