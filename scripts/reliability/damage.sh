@@ -98,3 +98,18 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=512m tmpfs "$campaign" 2>/dev/nu
 else
   skip "the flip campaign needs root for a tmpfs of its own"
 fi
+
+section "a data file that is not a store's, or is gone"
+s=$work/empty; cp -r "$work/base" "$s"; : > "$s/data.mdb"
+out=$(vt search gone --as "$INSPECTOR" --store "$s" 2>&1); code=$?
+check "a data.mdb of zero bytes: a write is refused (74, got $code) as empty, and the file stays empty" \
+  bash -c "[ '$code' = 74 ] && grep -q 'is empty' <<<\"\$1\" && [ ! -s '$s/data.mdb' ]" _ "$out"
+s=$work/foreign; mkdir -p "$s"
+printf 'VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b\n 76\nDATA=END\n' | mdb_load -s other "$s" 2>/dev/null
+out=$(vt log status --store "$s" 2>&1); code=$?
+check "another program's LMDB file: 74 (got $code), 'holds no log', and no database is added to it" \
+  bash -c "[ '$code' = 74 ] && grep -q 'holds no log' <<<\"\$1\" && ! mdb_stat -a '$s' | grep -q 'Status of events'" _ "$out"
+s=$work/orphan; cp -r "$work/base" "$s"; rm "$s/data.mdb" "$s/lock.mdb"; cp "$s/checkpoint" "$work/orphan-kept"
+out=$(printf '24682468\n24682468\n' | vt init --admin root --name R --email r@example.org --passcode-stdin --store "$s" 2>&1); code=$?
+check "init where a store's data file is gone: 74 (got $code), its checkpoint kept as it was, no data file made" \
+  bash -c "[ '$code' = 74 ] && grep -q 'data file (data.mdb) is missing' <<<\"\$1\" && cmp -s '$s/checkpoint' '$work/orphan-kept' && [ ! -e '$s/data.mdb' ]" _ "$out"
