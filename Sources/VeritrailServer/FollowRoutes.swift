@@ -20,7 +20,8 @@ extension Routes {
         _ = try await logReader(call, adminOnly: true)
         let token = try call.bearerToken()
         let state = call.state
-        let (ticks, since) = state.follower.subscribe()
+        let subscription = state.follower.subscribe()
+        let since = subscription.since
         // The head the request finds, not the last one the follower told of: a commit of the last 20 ms, which
         // the follower tells of next, is before the stream, and a client that read the head would get it twice.
         let head = try await state.blocking { () throws(VeritrailError) in try state.store.head().seq }
@@ -43,7 +44,8 @@ extension Routes {
             if !backlog.isEmpty { try await writer.write(ByteBuffer(bytes: backlog)) }
             try await rest { bytes in if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) } }
             if let backlogCheckpoint { try await writer.write(ByteBuffer(bytes: checkpointBytes(backlogCheckpoint, sse: sse))) }
-            for await tick in ticks {
+            for await tick in subscription.ticks {
+                defer { state.follower.sent(tick, on: subscription) }
                 guard await sessionHolds(token, state: state) else { break }
                 switch tick {
                 case .growth(let growth):
@@ -76,18 +78,21 @@ extension Routes {
         let token = try call.bearerToken()
         let state = call.state
         let sse = call.request.headers[.accept]?.lowercased().contains("text/event-stream") ?? false
-        let (ticks, _) = state.follower.subscribe()
+        let subscription = state.follower.subscribe()
         var headers = HTTPFields()
         headers[.contentType] = sse ? "text/event-stream" : Responses.ndjsonType
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            for await tick in ticks {
+            for await tick in subscription.ticks {
+                defer { state.follower.sent(tick, on: subscription) }
                 guard await sessionHolds(token, state: state) else { break }
                 switch tick {
                 case .growth(let growth):
-                    let line = canonicalJSON(J.object([("seq", J.int(growth.head.seq)),
-                                                        ("at", growth.head.at.map { J.string($0.description) } ?? .null)]))
-                    let bytes = sse ? Array("event: head\nid: \(growth.head.seq)\ndata: ".utf8) + line + Array("\n\n".utf8) : line + [0x0A]
+                    // A growth that does not reach the head (a large commit, told in slices) has no head to tell.
+                    guard let head = growth.head else { continue }
+                    let line = canonicalJSON(J.object([("seq", J.int(head.seq)),
+                                                        ("at", head.at.map { J.string($0.description) } ?? .null)]))
+                    let bytes = sse ? Array("event: head\nid: \(head.seq)\ndata: ".utf8) + line + Array("\n\n".utf8) : line + [0x0A]
                     try await writer.write(ByteBuffer(bytes: bytes))
                 case .heartbeat(let time):
                     try await writer.write(ByteBuffer(bytes: heartbeatBytes(time, sse: sse)))

@@ -2,26 +2,58 @@ import Foundation
 import Logging
 import VeritrailKit
 
-/// What the log gained in one step of the follower: the out form of each new event, the signed checkpoint
-/// of the new head, and the head.
+/// What the log gained in one step of the follower: the out form of each new event, up to `seq`, and the
+/// signed checkpoint of that size; `head` when that is the head (a step reads at most
+/// `LogFollower.stepLimit` events, so a large commit reaches the streams in several).
 struct LogGrowth: Sendable {
     var lines: [(seq: UInt64, line: [UInt8])]
+    var seq: UInt64
     var checkpoint: String
-    var head: StoreHead
+    var head: StoreHead?
+    /// What the growth holds in memory while a stream has not sent it.
+    var bytes: Int
 }
 
 /// What a stream hears: the log's growth, or after 15 s of nothing, a heartbeat with the time.
 enum LogTick: Sendable {
     case growth(LogGrowth)
     case heartbeat(Timestamp)
+
+    var bytes: Int {
+        if case .growth(let growth) = self { return growth.bytes }
+        return 0
+    }
+}
+
+/// One open stream's side of the follower: what it hears, from after `since` (the last seq committed when it
+/// began; the events up to it are for the stream to read itself). Each tick it has sent is given back with
+/// `LogFollower.sent`.
+struct Subscription: Sendable {
+    let ticks: AsyncStream<LogTick>
+    let since: UInt64
+    fileprivate let id: UUID
 }
 
 /// Watches the store's head and tells every open stream what was committed (server.md §5), whoever wrote
 /// it: this server, a command line or an import in another process. The head is a read of one LMDB page;
 /// it is looked at every 20 ms, so an event reaches the streams well within the 100 ms of the spec without
 /// depending on who committed it. Each step reads the new events once, for every stream.
+///
+/// Memory stays bounded whatever the log's growth and however slowly a client reads: a step reads at most
+/// `stepLimit` events (an import of millions reaches the streams a slice at a time, with no pause between
+/// slices), and a stream that has more than `behindLimit` bytes of ticks it has not sent is ended rather than
+/// left to hold them; its client asks again from the seq after the last one it read (the backlog is then
+/// read from the store a window at a time). No tick is ever dropped from a stream that goes on.
 final class LogFollower: @unchecked Sendable {
-    typealias Subscriber = AsyncStream<LogTick>.Continuation
+    /// The most events one step reads.
+    static let stepLimit: UInt64 = 4_096
+    /// The bytes of ticks a stream may hold unsent before it is ended; it is always given one tick, however large.
+    static let behindLimit = 8 << 20
+
+    private struct Subscriber {
+        let continuation: AsyncStream<LogTick>.Continuation
+        var unsent = 0
+    }
 
     private let store: VeritrailStore
     private let lock = NSLock()
@@ -45,11 +77,18 @@ final class LogFollower: @unchecked Sendable {
     func start(_ state: ServerState) {
         task = Task.detached { [self] in
             var failing = FailureReport()
+            var behind = false
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(20))
+                // Behind the head after a step that read its most, the next step comes at once.
+                if !behind { try? await Task.sleep(for: .milliseconds(20)) }
+                behind = false
                 do {
                     if let growth = try await state.blocking({ try self.step() }) {
-                        publish(.growth(growth))
+                        behind = growth.head == nil
+                        let ended = publish(.growth(growth))
+                        if ended > 0 {
+                            state.logger.notice("ended \(ended) stream(s) more than \(Self.behindLimit >> 20) MiB behind; their clients follow again from their last seq")
+                        }
                     } else if ContinuousClock.now - lock.withLock({ quietSince }) >= .seconds(15) {
                         publish(.heartbeat(store.clock()))
                     }
@@ -72,23 +111,30 @@ final class LogFollower: @unchecked Sendable {
             defer { subscribers.removeAll() }
             return Array(subscribers.values)
         }
-        for subscriber in ending { subscriber.finish() }
+        for subscriber in ending { subscriber.continuation.finish() }
     }
 
-    /// A stream of what is committed from now on, and the last seq already committed when it began (the
-    /// events up to it are for the caller to read): no seq is skipped or told twice.
-    func subscribe() -> (AsyncStream<LogTick>, UInt64) {
-        let (stream, continuation) = AsyncStream<LogTick>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    /// A stream of what is committed from now on: no seq is skipped or told twice.
+    func subscribe() -> Subscription {
+        // Unbounded here, bounded by `behindLimit` in `publish`: a buffer policy that drops would skip seqs.
+        let (stream, continuation) = AsyncStream<LogTick>.makeStream(bufferingPolicy: .unbounded)
         let id = UUID()
         continuation.onTermination = { [weak self] _ in self?.lock.withLock { _ = self?.subscribers.removeValue(forKey: id) } }
         let since = lock.withLock { () -> UInt64 in
-            subscribers[id] = continuation
+            subscribers[id] = Subscriber(continuation: continuation)
             return seen
         }
-        return (stream, since)
+        return Subscription(ticks: stream, since: since, id: id)
     }
 
-    /// Reads what was committed since the last step, or nil when nothing was.
+    /// Says that a stream has sent (or skipped) `tick`, which it no longer holds.
+    func sent(_ tick: LogTick, on subscription: Subscription) {
+        let bytes = tick.bytes
+        guard bytes > 0 else { return }
+        lock.withLock { subscribers[subscription.id]?.unsent -= bytes }
+    }
+
+    /// Reads what was committed since the last step, at most `stepLimit` events, or nil when nothing was.
     private func step() throws -> LogGrowth? {
         let (from, listened) = lock.withLock { (seen, !subscribers.isEmpty) }
         let head = try store.head()
@@ -98,22 +144,42 @@ final class LogFollower: @unchecked Sendable {
             lock.withLock { if subscribers.isEmpty { seen = max(seen, head.seq) } }
             return nil
         }
+        let through = min(head.seq, from + Self.stepLimit)
         var lines: [(UInt64, [UInt8])] = []
         var next = from + 1
-        try store.tail(LogFilter(from: from + 1, through: head.seq)) { line in
+        var bytes = 0
+        try store.tail(LogFilter(from: from + 1, through: through)) { line in
             lines.append((next, line))
             next += 1
+            bytes += line.count
         }
-        let checkpoint = try store.checkpoint(size: head.seq).note
-        return LogGrowth(lines: lines, checkpoint: checkpoint, head: head)
+        let checkpoint = try store.checkpoint(size: through).note
+        return LogGrowth(lines: lines, seq: through, checkpoint: checkpoint, head: through == head.seq ? head : nil,
+                         bytes: bytes + checkpoint.utf8.count)
     }
 
-    private func publish(_ tick: LogTick) {
-        lock.withLock {
-            if case .growth(let growth) = tick { seen = growth.head.seq }
+    /// Tells every stream `tick`, and ends those it would put more than `behindLimit` behind; returns how many.
+    @discardableResult
+    private func publish(_ tick: LogTick) -> Int {
+        let bytes = tick.bytes
+        let ending = lock.withLock { () -> [Subscriber] in
+            if case .growth(let growth) = tick { seen = growth.seq }
             quietSince = ContinuousClock.now
-            for subscriber in subscribers.values { subscriber.yield(tick) }
+            var ending: [Subscriber] = []
+            for (id, subscriber) in subscribers {
+                if subscriber.unsent > 0 && subscriber.unsent + bytes > Self.behindLimit {
+                    subscribers.removeValue(forKey: id)
+                    ending.append(subscriber)
+                } else {
+                    subscribers[id]?.unsent += bytes
+                    subscriber.continuation.yield(tick)
+                }
+            }
+            return ending
         }
+        // Outside the lock, as in `stop`. The stream sends what it holds, then ends.
+        for subscriber in ending { subscriber.continuation.finish() }
+        return ending.count
     }
 }
 

@@ -81,3 +81,62 @@ def test_a_stream_does_not_stop_the_server_from_stopping(server):
     started = time.time()
     assert server.stop() == 0
     assert time.time() - started < 9
+
+
+def test_a_large_commit_in_slices_and_a_client_that_does_not_read_is_ended(server, tmp_path):
+    """A commit of 30,000 events of a kilobyte reaches a stream that reads in several slices, each with its
+    checkpoint, every seq once; the heads stream tells its head; a stream whose client reads nothing is ended
+    once it holds more than 8 MiB unsent, after what it held (the server does not keep the log for it)."""
+    admin = server.sign_in("admin")
+    auth = {"Authorization": "Bearer " + admin}
+    # ines unlocked first, so that the batch is one commit of 30,000 events and nothing else.
+    assert cli("unlock", "--as", "ines", "--passcode-stdin", stdin=b"1234\n", store=server.store).returncode == 0
+    start = server.get("/v1/health").json()["head"] + 1
+    last = start + 29999
+    idle = requests.get(server.url + f"/v1/events?follow=true&from={start}", headers=auth, stream=True, timeout=60)
+    reading = requests.get(server.url + f"/v1/events?follow=true&from={start}", headers=auth, stream=True, timeout=60)
+    heads = requests.get(server.url + "/v1/heads?follow=true", headers=auth, stream=True, timeout=60)
+    assert idle.status_code == reading.status_code == heads.status_code == 200
+    seqs, checkpoints, told = [], [], []
+
+    def read_all():
+        for line in reading.iter_lines():
+            item = json.loads(line)
+            if "checkpoint" in item:
+                checkpoints.append(int(item["checkpoint"].split("\n")[1]))
+            elif "seq" in item:
+                seqs.append(item["seq"])
+            if seqs and seqs[-1] >= last and checkpoints and checkpoints[-1] == seqs[-1]:
+                return
+
+    def read_heads():
+        for line in heads.iter_lines():
+            if "seq" in json.loads(line):
+                told.append(json.loads(line)["seq"])
+                if told[-1] >= last:
+                    return
+
+    readers = [threading.Thread(target=read_all, daemon=True), threading.Thread(target=read_heads, daemon=True)]
+    for t in readers:
+        t.start()
+    time.sleep(0.3)
+    path = tmp_path / "big.csv"
+    path.write_text("code,productName,category,result\n" + "".join(f"slow-{i}-{'x' * 900},P,Toys,authentic\n" for i in range(30000)))
+    r = cli("scan", "--batch", str(path), "--as", "ines", store=server.store)
+    assert r.returncode == 0, r.stderr
+    for t in readers:
+        t.join(60)
+    assert server.get("/v1/health").json()["head"] == last
+    assert seqs == list(range(start, last + 1)), (seqs[:3], seqs[-3:], len(seqs))
+    assert len(checkpoints) >= 30000 // 4096 and checkpoints[-1] == last, checkpoints
+    assert told == [last], told
+    # The idle stream: what it was sent, in order, then its end; not the whole commit.
+    held = []
+    drain = threading.Thread(target=lambda: held.extend(json.loads(line).get("seq") for line in idle.iter_lines()), daemon=True)
+    drain.start()
+    drain.join(60)
+    assert not drain.is_alive(), "the stream that read nothing was not ended"
+    held = [s for s in held if s is not None]
+    assert held == list(range(start, start + len(held))) and len(held) < 30000, (len(held), held[:3], held[-3:])
+    assert "ended 1 stream(s) more than 8 MiB behind" in server.stderr()
+    reading.close(), heads.close()
