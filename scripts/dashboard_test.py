@@ -257,6 +257,17 @@ def run(driver, api, base, store, env):
     driver.get(base + "/#/scans/" + target["scanId"])
     wait_for(driver, "#report-form")
     check("details: a code seen before is flagged", len(driver.find_elements(By.ID, "seen-before")) == 1)
+    facts = text(driver, "dl.facts")
+    check("details: the facts card shows the scan's code and category, each in its own cell",
+          target["code"] in facts and target["category"] in facts and "[object" not in text(driver, "#main")
+          and len(driver.find_elements(By.CSS_SELECTOR, "dl.facts > dd")) >= 8, facts[:300])
+    fresh_scan = next(s for s in page["items"] if s["seenBefore"] == 0)
+    driver.get(base + "/#/scans/" + fresh_scan["scanId"])
+    wait_until(driver, lambda: fresh_scan["code"] in text(driver, "#main"))
+    check("details: a scan never seen before shows no notice and no 'null'",
+          not driver.find_elements(By.ID, "seen-before") and "null" not in text(driver, "#main"), text(driver, "#main")[:300])
+    driver.get(base + "/#/scans/" + target["scanId"])
+    wait_for(driver, "#report-form")
     shoot(driver, "details")
     click(driver, '#reason option[value="label"]')
     type_into(driver, "#message", "label <b>misprinted</b>")
@@ -298,6 +309,8 @@ def run(driver, api, base, store, env):
     customer = next(c for c in customers["customers"] if c["status"] != "COMPLETED")
     driver.get(base + "/#/customers/" + customer["username"])
     wait_for(driver, "#status-form")
+    check("customer: the facts card shows the username and the status, not '[object …]'",
+          customer["username"] in text(driver, "dl.facts") and "[object" not in text(driver, "#main"), text(driver, "dl.facts")[:300])
     rows_before = len(driver.find_elements(By.CSS_SELECTOR, "#status-history tbody tr"))
     click(driver, '#new-status option[value="COMPLETED"]')
     type_into(driver, "#note", "done in the browser")

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import ServedFiles
 
@@ -19,8 +20,11 @@ extension Routes {
                 try call.query.check([])
                 var response = Responses.bytesResponse(bytes, type: type)
                 response.headers[.contentSecurityPolicy] =
-                    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+                    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; "
+                    + "base-uri 'none'; form-action 'self'"
                 response.headers[.xContentTypeOptions] = "nosniff"
+                // A token never rides in a URL, but a page's own address (a scan's, a customer's) is nobody else's.
+                response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
                 response.headers[.cacheControl] = "no-cache"
                 return response
             }

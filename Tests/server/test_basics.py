@@ -166,3 +166,15 @@ def test_tls_files_that_do_not_serve_are_refused_by_name(store, tmp_path):
                    capture_output=True, timeout=30)
         assert r.returncode == 64 and says in r.stderr.decode(), (cert, key, r.returncode, r.stderr)
 
+
+def test_the_dashboard_is_served_with_a_strict_policy(server):
+    """server.md §9: the dashboard's files run no script but their own, load nothing from elsewhere, can not be
+    framed, and give no page's address away."""
+    for path, kind in (("/", "text/html"), ("/app.js", "text/javascript"), ("/app.css", "text/css")):
+        r = server.get(path)
+        assert r.status_code == 200 and r.headers["Content-Type"].startswith(kind), (path, r.headers)
+        policy = [p.strip() for p in r.headers["Content-Security-Policy"].split(";")]
+        for directive in ("default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "base-uri 'none'",
+                          "form-action 'self'"):
+            assert directive in policy, (path, policy)
+        assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers["Referrer-Policy"] == "no-referrer"

@@ -26,7 +26,8 @@ function h(tag, attrs, ...children) {
     else if (k === "style") el.style.cssText = v; // through the CSSOM: the server's CSP refuses style attributes
     else el.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat()) {
+  // Children nest as the screens build them (a list of [dt, dd] pairs, say): flattened all the way down.
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -35,7 +36,8 @@ function h(tag, attrs, ...children) {
 const $ = (sel, root = document) => root.querySelector(sel);
 function show(...nodes) {
   const main = $("#main");
-  main.replaceChildren(...nodes);
+  // A screen's optional parts are null when absent: they are left out, never shown as "null".
+  main.replaceChildren(...nodes.flat(Infinity).filter((n) => n !== undefined && n !== null && n !== false));
 }
 function fmtTime(iso) {
   if (!iso) return "—";
