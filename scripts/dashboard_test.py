@@ -167,6 +167,9 @@ def shoot(driver, name):
         driver.set_window_size(width, height)
         time.sleep(1.0)  # the goal ring grows into place in 0.8 s
         driver.save_screenshot(os.path.join(shots, f"{name}-{width}.png"))
+        if width == 375:
+            sizes = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            check(f"{name}: nothing scrolls the page sideways on a phone ({sizes[0]} px of {sizes[1]})", sizes[0] <= sizes[1])
     driver.set_window_size(1280, 900)
 
 
@@ -246,6 +249,10 @@ def run(driver, api, base, store, env):
         ok = wait_until(driver, lambda: attribute(driver, "#total", "data-total") == str(answer["total"]))
         check(f"history: after typing {typed!r} the total is the API's ({answer['total']})", ok,
               attribute(driver, "#total", "data-total"))
+    options = lambda: [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#search-suggestions option")]
+    check("history: suggestions as one types, each holding what was typed",
+          wait_until(driver, lambda: options() and all("serum" in o.lower() for o in options())), options())
+    check("history: the search box offers them", attribute(driver, "#search", "list") == "search-suggestions")
     box.send_keys(Keys.ENTER)
     check("history: Enter keeps the search among the recent ones",
           wait_until(driver, lambda: "serum" in [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#recent-searches button")]))
@@ -311,6 +318,12 @@ def run(driver, api, base, store, env):
     wait_for(driver, "#status-form")
     check("customer: the facts card shows the username and the status, not '[object …]'",
           customer["username"] in text(driver, "dl.facts") and "[object" not in text(driver, "#main"), text(driver, "dl.facts")[:300])
+    _, detail = api.call("GET", "/v1/customers/" + customer["username"])
+    if detail.get("geo"):
+        marker = driver.find_elements(By.CSS_SELECTOR, "#map circle.marker")
+        check("customer: the map marks the customer's location",
+              len(marker) == 1 and float(marker[0].get_attribute("data-lat")) == float(detail["geo"]["lat"])
+              and float(marker[0].get_attribute("data-lng")) == float(detail["geo"]["lng"]), detail["geo"])
     rows_before = len(driver.find_elements(By.CSS_SELECTOR, "#status-history tbody tr"))
     click(driver, '#new-status option[value="COMPLETED"]')
     type_into(driver, "#note", "done in the browser")
@@ -343,6 +356,17 @@ def run(driver, api, base, store, env):
     else:
         check("goals: no metric says so", len(driver.find_elements(By.ID, "no-goals")) == 1)
     shoot(driver, "goals")
+    driver.get(base + "/#/goals")
+    wait_for(driver, "#goal-form")
+    click(driver, '#goal-metric option[value="scans"]')
+    driver.execute_script("const r = document.getElementById('goal-target'); r.value = 1200;"
+                          "r.dispatchEvent(new Event('input'));")
+    check("goals: the ruler shows the goal it sets", text(driver, "#goal-shown") == "1200", text(driver, "#goal-shown"))
+    click(driver, "#goal-form button[type=submit]")
+    own = lambda: api.call("GET", "/v1/goals/admin")[1]
+    check("goals: the goal set on the ruler is the API's",
+          wait_until(driver, lambda: any(m["metric"] == "scans" and m["target"] == 1200 for m in own()["metrics"])), own())
+    check("goals: the ring shows it", wait_until(driver, lambda: "Goal: 1200" in text(driver, "#ring")), text(driver, "#main")[:300])
 
     # Audit.
     driver.get(base + "/#/audit")
@@ -366,6 +390,19 @@ def run(driver, api, base, store, env):
     subprocess.run([VT, "search", "ended-elsewhere", "--store", store, "--as", "kwan"], env=env, capture_output=True)
     check("session: the dashboard goes back to sign-in once its stream ends",
           wait_until(driver, lambda: "#/signin" in driver.current_url, timeout=5), driver.current_url)
+
+    # A customer's own page: their details, editable but the email.
+    sign_in(driver, base, "bret")
+    wait_for(driver, "#me-form")
+    check("me: the email is shown and can not be edited", attribute(driver, "#me-email", "disabled") is not None)
+    phone = driver.find_element(By.ID, "me-phone")
+    phone.clear()
+    phone.send_keys("+33 4 00 00 00 00")
+    click(driver, "#me-form button[type=submit]")
+    check("me: the new phone is the API's",
+          wait_until(driver, lambda: api.call("GET", "/v1/customers/bret")[1].get("phone") == "+33 4 00 00 00 00"),
+          api.call("GET", "/v1/customers/bret")[1].get("phone"))
+    shoot(driver, "me")
 
     errors = console_errors(driver, allowed=("/v1/heads",))
     check("the browser console holds no error", not errors, errors)

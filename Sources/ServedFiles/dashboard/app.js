@@ -380,11 +380,26 @@ async function historyScreen(_, params) {
   const typeTabs = h("div", { class: "tabs", role: "group", "aria-label": "type" });
   const windowSel = h("select", { id: "window" }, settings.windows.map((w) => h("option", { value: w, selected: w === f.window }, w)));
   const categorySel = h("select", { id: "category" }, h("option", { value: "" }, "every category"));
-  const search = h("input", { id: "search", type: "search", value: f.search, placeholder: "Search every field", autocomplete: "off" });
+  const search = h("input", { id: "search", type: "search", value: f.search, placeholder: "Search every field", autocomplete: "off",
+    list: "search-suggestions" });
+  const suggestions = h("datalist", { id: "search-suggestions" });
+  let recentQueries = searches.recent;
   let controller = null, ticket = 0;
 
-  const drawRecent = (list) => recent.replaceChildren(...list.map((q) =>
-    h("button", { type: "button", onclick: () => { search.value = q; f.search = q; f.offset = 0; load(); } }, q)));
+  const drawRecent = (list) => {
+    recentQueries = list;
+    recent.replaceChildren(...list.map((q) =>
+      h("button", { type: "button", onclick: () => { search.value = q; f.search = q; f.offset = 0; load(); } }, q)));
+  };
+  /** Suggestions as one types: recent searches, then the products, brands and categories of the scans found,
+   *  that hold what was typed; at most eight. */
+  const suggest = (items) => {
+    const typed = f.search.trim().toLowerCase();
+    const seen = new Set();
+    const words = typed ? [...recentQueries, ...items.flatMap((i) => [i.productName, i.brand, i.category])]
+      .filter((w) => w && w.toLowerCase().includes(typed) && !seen.has(w) && seen.add(w)).slice(0, 8) : [];
+    suggestions.replaceChildren(...words.map((w) => h("option", { value: w })));
+  };
   const drawTabs = () => typeTabs.replaceChildren(...[["all", "All"], ["success", "Success"], ["failed", "Failed"]].map(([k, label]) =>
     h("button", { type: "button", "data-type": k, "aria-pressed": String(f.type === k), onclick: () => { f.type = k; f.offset = 0; drawTabs(); load(); } }, label)));
   const load = async () => {
@@ -399,6 +414,7 @@ async function historyScreen(_, params) {
       const chosen = categorySel.value || f.category;
       categorySel.replaceChildren(h("option", { value: "" }, "every category"),
         ...a.categories.map((c) => h("option", { value: c, selected: c === chosen }, c)));
+      suggest(a.items);
       const from = a.total ? f.offset + 1 : 0, to = f.offset + a.items.length;
       results.replaceChildren(
         h("p", { class: "sub", id: "total", "data-total": a.total }, `${from}–${to} of ${a.total}`),
@@ -424,7 +440,7 @@ async function historyScreen(_, params) {
   drawTabs();
   drawRecent(searches.recent);
   show(h("h1", {}, "History"), typeTabs,
-    h("div", { class: "card" }, h("label", { for: "search" }, "Search"), search,
+    h("div", { class: "card" }, h("label", { for: "search" }, "Search"), search, suggestions,
       h("p", { class: "sub" }, "Recent searches (Enter keeps a search here)"), recent,
       h("div", { class: "row" }, h("div", {}, h("label", { for: "window" }, "Window"), windowSel),
         h("div", {}, h("label", { for: "category" }, "Category"), categorySel))),
@@ -542,6 +558,8 @@ async function customerPage(user) {
       ["Location", c.geo ? `${c.geo.lat}, ${c.geo.lng}` : undefined], ["Company", c.company && c.company.name],
       ["Registered", timeEl(c.registeredAt)], ["Status", statusBadge(c.status)]].filter(([, v]) => v !== undefined && v !== "");
     const parts = [h("h1", {}, c.name), h("dl", { class: "facts card" }, facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+      c.geo ? h("section", { class: "card" }, h("h2", {}, "Location"), locationMap(c.geo, c.name)) : null,
+      user === me() ? ownDetailsForm(c, draw) : null,
       h("section", { class: "card" }, h("h2", {}, "Status history"), h("table", { id: "status-history" },
         h("thead", {}, h("tr", {}, h("th", {}, "Status"), h("th", {}, "When"), h("th", {}, "By"), h("th", {}, "Note"))),
         h("tbody", {}, c.statusHistory.map((s) => h("tr", {}, h("td", {}, statusBadge(s.status)), h("td", {}, timeEl(s.at)),
@@ -571,6 +589,59 @@ async function customerPage(user) {
 }
 
 function myStatus() { return customerPage(me()); }
+
+/** Where a customer is: a map drawn here (the dashboard loads nothing from elsewhere), the world as a grid of
+ *  meridians and parallels every 30°, the equator and the prime meridian marked, and the customer's point. */
+function locationMap(geo, name) {
+  const lat = Number(geo.lat), lng = Number(geo.lng);
+  const W = 360, H = 180, x = lng + 180, y = 90 - lat;
+  const ns = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const svg = el("svg", { id: "map", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", class: "map",
+    "aria-label": `${name}: latitude ${lat}, longitude ${lng}` });
+  svg.append(el("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
+  for (let m = 30; m < W; m += 30) svg.append(el("line", { x1: m, y1: 0, x2: m, y2: H, class: m === 180 ? "axis" : "grid" }));
+  for (let p = 30; p < H; p += 30) svg.append(el("line", { x1: 0, y1: p, x2: W, y2: p, class: p === 90 ? "axis" : "grid" }));
+  if (Number.isFinite(lat) && Number.isFinite(lng)) {
+    const mark = el("circle", { cx: x, cy: y, r: 5, class: "marker", "data-lat": lat, "data-lng": lng });
+    mark.append(el("title", {}, `${name}: ${lat}, ${lng}`));
+    svg.append(mark);
+  }
+  return h("figure", {}, svg, h("figcaption", { class: "sub" }, `${lat}, ${lng} `,
+    h("a", { href: `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=12/${lat}/${lng}`, rel: "noopener noreferrer",
+      target: "_blank" }, "Open in OpenStreetMap")));
+}
+
+/** A customer's own details, editable but the email (events.md account.updated); only what changed is sent. */
+function ownDetailsForm(c, redraw) {
+  const addr = c.address || {};
+  const fields = [["name", "Name", c.name], ["phone", "Phone", c.phone], ["website", "Website", c.website],
+    ["street", "Street", addr.street], ["suite", "Suite", addr.suite], ["city", "City", addr.city],
+    ["zipcode", "Zip code", addr.zipcode], ["company", "Company", c.company && c.company.name]];
+  const inputs = Object.fromEntries(fields.map(([k, , v]) => [k, h("input", { id: "me-" + k, value: v || "" })]));
+  const out = h("p", { role: "status", id: "me-out" });
+  return h("form", { class: "card", id: "me-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const now = Object.fromEntries(Object.entries(inputs).map(([k, i]) => [k, i.value.trim()]));
+    const before = Object.fromEntries(fields.map(([k, , v]) => [k, v || ""]));
+    const body = {};
+    for (const k of ["name", "phone", "website"]) if (now[k] !== before[k]) body[k] = now[k];
+    if (["street", "suite", "city", "zipcode"].some((k) => now[k] !== before[k])) {
+      body.address = Object.fromEntries(["street", "suite", "city", "zipcode"].filter((k) => now[k]).map((k) => [k, now[k]]));
+    }
+    if (now.company !== before.company) body.company = { ...(c.company || {}), name: now.company };
+    if (!Object.keys(body).length) { out.textContent = "Nothing changed."; return; }
+    try { await api("PATCH", `/v1/accounts/${encodeURIComponent(c.username)}`, body); await redraw(); }
+    catch (err) { out.replaceChildren(errorBox(err)); }
+  } }, h("h2", {}, "Your details"),
+    h("label", { for: "me-email" }, "Email (can not be changed)"), h("input", { id: "me-email", value: c.email || "", disabled: true }),
+    fields.map(([k, label]) => [h("label", { for: "me-" + k }, label), inputs[k]]), out, h("button", { type: "submit" }, "Save"));
+}
 
 /** The registration form, for an admin registering a customer or a customer registering themselves (with a
  *  passcode, set twice). */
@@ -688,10 +759,32 @@ async function goals(_, params) {
             h("dt", {}, "Calories"), h("dd", {}, s.calories))));
       }
     }
+    if (user === me() && month === g.months[0]) parts.push(goalEditor(g, metricKey, draw));
     show(...parts);
   };
   state.refresh = draw;
   await draw();
+}
+
+/** Edit goals (brief 004): a ruler for the month's goal of each metric; calories needs fitness settings, which
+ *  the server says when they are missing. 0 turns a metric off for the month. */
+function goalEditor(g, chosen, redraw) {
+  const current = (m) => (g.metrics.find((x) => x.metric === m) || {}).target || 0;
+  const metric = h("select", { id: "goal-metric" }, ["jumps", "calories", "scans"].map((m) =>
+    h("option", { value: m, selected: m === chosen }, METRIC_WORDS[m])));
+  const ruler = h("input", { id: "goal-target", type: "range", min: 0, max: 100000, step: 100, value: current(metric.value) });
+  const shown = h("output", { for: "goal-target", id: "goal-shown" }, ruler.value);
+  const out = h("p", { role: "status", id: "goal-out" });
+  ruler.addEventListener("input", () => { shown.textContent = ruler.value; });
+  metric.addEventListener("change", () => { ruler.value = current(metric.value); shown.textContent = ruler.value; });
+  return h("form", { class: "card", id: "goal-form", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      await api("PUT", `/v1/goals/${encodeURIComponent(me())}`, { metric: metric.value, target: Number(ruler.value), month: g.month });
+      await redraw();
+    } catch (err) { out.replaceChildren(errorBox(err)); }
+  } }, h("h2", {}, "Edit goals"), h("label", { for: "goal-metric" }, "Metric"), metric,
+    h("label", { for: "goal-target" }, "Goal for " + g.month), ruler, h("p", {}, shown), out, h("button", { type: "submit" }, "Set goal"));
 }
 
 // ---- The auditor's page (admins) -------------------------------------------------------------------------
