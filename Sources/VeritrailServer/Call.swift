@@ -95,11 +95,18 @@ struct Viewer: Sendable {
     var isCustomer: Bool { role == "customer" }
 }
 
-/// Reading the members of a request's JSON body, each of the type it must have.
+/// Reading the members of a request's JSON body, each of the type it must have. A member may be left out, never
+/// `null` (events.md §1: "an optional field is either present with a value of its type or absent"), as `import`
+/// refuses it: a `null` taken for absent would write what the client did not send.
 extension JSONObject {
+    private func refusingNull(_ key: String) throws(Problem) {
+        if case .null? = self[key] { throw Problem.badRequest("the field \"\(key)\" must not be null (leave it out instead)") }
+    }
+
     func string(_ key: String, required: Bool = false) throws(Problem) -> String? {
+        try refusingNull(key)
         switch self[key] {
-        case nil, .null?:
+        case nil:
             if required { throw Problem.badRequest("the field \"\(key)\" is needed") }
             return nil
         case .string(let s)?: return s
@@ -113,16 +120,18 @@ extension JSONObject {
     }
 
     func bool(_ key: String) throws(Problem) -> Bool? {
+        try refusingNull(key)
         switch self[key] {
-        case nil, .null?: return nil
+        case nil: return nil
         case .bool(let b)?: return b
         default: throw Problem.badRequest("the field \"\(key)\" must be true or false")
         }
     }
 
     func int(_ key: String, required: Bool = false) throws(Problem) -> Int64? {
+        try refusingNull(key)
         switch self[key] {
-        case nil, .null?:
+        case nil:
             if required { throw Problem.badRequest("the field \"\(key)\" is needed") }
             return nil
         case let value?:
@@ -133,8 +142,9 @@ extension JSONObject {
 
     /// A member that must be an object whose members are all among `allowed` (`address`, `company`).
     func object(_ key: String, allowed: Set<String>) throws(Problem) -> JSONObject? {
+        try refusingNull(key)
         switch self[key] {
-        case nil, .null?: return nil
+        case nil: return nil
         case .object(let object)?:
             for member in object.keys where !allowed.contains(member) {
                 throw Problem.badRequest("unknown field \"\(key).\(member.prefix(100))\" (\(key) takes \(allowed.sorted().joined(separator: ", ")))")

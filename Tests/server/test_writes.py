@@ -44,6 +44,12 @@ def test_refusals_write_nothing(server):
     is_problem(server.post("/v1/scans", json={"code": "c", "productName": "p", "category": "Toys", "result": "authentic"}), 401, 77)
     is_problem(server.post("/v1/scans/s-nope-nope/report", ines, json={"reason": "label"}), 404, 65)
     is_problem(server.request("PUT", "/v1/goals/kwan", ines, json={"metric": "jumps", "target": 10}), 403, 77)
+    # null is not "left out" (events.md §1), as import refuses it: not taken for absent.
+    for body in ({"code": "c", "productName": "p", "category": "Toys", "result": "authentic", "brand": None},
+                 {"code": "c", "productName": "p", "category": "Toys", "result": None}):
+        r = server.post("/v1/scans", ines, json=body)
+        is_problem(r, 400, 64)
+        assert "must not be null" in r.json()["detail"], r.text
     assert head(server.store) == before
 
 
