@@ -113,3 +113,32 @@ def test_writes_on_the_real_clock_verify(store):
     finally:
         real.stop()
     assert cli("log", "verify", store=store, now=None).returncode == 0
+
+
+def test_the_same_refusal_has_the_command_lines_exit_code(server):
+    """A request the command line refuses with 64 (a value of the wrong form, nothing to change) or 65 (a new
+    passcode that is not 4–8 digits) is refused with that exitCode, and nothing is written either way."""
+    admin, kwan, ines = server.sign_in("admin"), server.sign_in("kwan"), server.sign_in("ines")
+    before = head(server.store)
+    session = {"park": "P", "startTime": "10:00", "endTime": "11:00", "jumps": 1, "calories": 1}
+    cases = [
+        (server.request("PATCH", "/v1/accounts/bret", admin, json={}), 400, 64,
+         cli("account", "update", "bret", "--as", "admin", "--passcode-stdin", stdin=b"1234\n", store=server.store)),
+        (server.request("PATCH", "/v1/settings/ines", ines, json={}), 400, 64,
+         cli("settings", "set", "--as", "ines", "--passcode-stdin", stdin=b"1234\n", store=server.store)),
+        (server.request("PUT", "/v1/accounts/kwan/passcode", kwan, json={"passcode": "12ab", "current": "1234"}), 422, 65,
+         cli("passcode", "set", "--as", "kwan", "--passcode-stdin", stdin=b"1234\n12ab\n12ab\n", store=server.store)),
+        (server.post("/v1/fitness/kwan/sessions", kwan, json={**session, "date": "2026-13-01"}), 400, 64,
+         cli("session", "record", "--as", "kwan", "--date", "2026-13-01", "--park", "P", "--start", "10:00", "--end", "11:00",
+             "--jumps", "1", "--calories", "1", "--passcode-stdin", stdin=b"1234\n", store=server.store)),
+        (server.post("/v1/fitness/kwan/sessions", kwan, json={**session, "startTime": "25:00"}), 400, 64,
+         cli("session", "record", "--as", "kwan", "--park", "P", "--start", "25:00", "--end", "11:00",
+             "--jumps", "1", "--calories", "1", "--passcode-stdin", stdin=b"1234\n", store=server.store)),
+    ]
+    for r, status, code, local in cases:
+        is_problem(r, status, code)
+        assert local.returncode == code, (r.json()["detail"], local.returncode, local.stderr)
+    # The passcode set's check of the current one is an attempt, recorded as the command line records it.
+    written = [e["type"] for e in json.loads("[" + ",".join(
+        cli("export", "--from", str(before + 1), store=server.store).stdout.decode().splitlines()) + "]")]
+    assert set(written) <= {"passcode.attempted"}, written
