@@ -550,6 +550,24 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Refuses (`DamagedMetaPage`) a transaction on a data file cut shorter than the pages its meta page names:
+    /// another program truncated it while the store was open, and the first read past its end would kill this
+    /// process with SIGBUS (a server, with every request it was answering). Checked as each transaction
+    /// begins, a `fstat` (a cut during a transaction still ends the process).
+    ///
+    /// The corresponding C functions are `mdb_env_info`, `mdb_env_stat`, `mdb_env_get_fd` and `fstat`.
+    private func checkFileCoversPages() throws(DamagedMetaPage) {
+        var info = MDB_envinfo(), stat = MDB_stat()
+        var raw: mdb_filehandle_t = -1
+        guard mdb_env_info(handle, &info) == 0, mdb_env_stat(handle, &stat) == 0, mdb_env_get_fd(handle, &raw) == 0,
+              let size = try? FileDescriptor(rawValue: raw).status().size
+        else { return }
+        let pageSize = Int(stat.ms_psize)
+        guard pageSize > 0, size < (info.me_last_pgno + 1) * pageSize else { return }
+        throw DamagedMetaPage(path: dataFile, reason: "names page \(info.me_last_pgno) of a file of \(size / pageSize) pages "
+                              + "(the file was cut while the store was open)")
+    }
+
     /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws or asked to roll back.
     private func attempt<R>(readOnly: Bool, paged: Bool, touchedPagesOnly: Bool,
                             _ body: (Transaction) throws -> R) throws -> Attempt<R> {
@@ -559,6 +577,12 @@ public final class Environment: @unchecked Sendable {
         if code == MDB_READERS_FULL { return .readersFull }
         try check(code)
         guard let begun else { throw LMDBError.badTransaction }
+        do {
+            try checkFileCoversPages()
+        } catch {
+            mdb_txn_abort(begun)
+            throw error
+        }
         // The pager works on the map, so it stops before this attempt ends and the map may move.
         let pager = paged && !readOnly ? makePager(begun) : nil
         let faultAround = pager != nil && touchedPagesOnly ? mapBounds(begun).flatMap(turnOffFaultAround) : nil

@@ -143,3 +143,19 @@ def test_an_unknown_viewer_of_the_log_is_404_as_on_the_command_line(server):
     # Viewing as another is an admin's: an inspector viewing as the admin is refused, as before.
     is_problem(server.get("/v1/log/status?as=admin", server.sign_in("ines")), 403, 77)
     assert server.get("/v1/log/status?as=ines", admin).status_code == 200
+
+
+def test_a_data_file_cut_while_serving_is_503_not_the_end_of_the_server(server):
+    """Another program truncating data.mdb under the server made the next read fault past the file's end
+    (SIGBUS), which ended the server and every request it was answering. Each transaction now finds the file
+    shorter than its pages first: 503 (exit code 74) that says so, the server goes on, and nothing is written."""
+    import os
+    admin = server.sign_in("admin")
+    data = os.path.join(server.store, "data.mdb")
+    os.truncate(data, 16384)
+    for r in (server.get("/v1/stats", admin), server.get("/v1/health"),
+              server.post("/v1/scans", admin, json={"code": "c", "productName": "P", "category": "Toys", "result": "authentic"})):
+        body = is_problem(r, 503, 74)
+        assert "was cut while the store was open" in body["detail"], body
+    assert server.process.poll() is None
+    assert os.path.getsize(data) == 16384
