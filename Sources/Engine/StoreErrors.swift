@@ -7,8 +7,8 @@ public typealias CommitFailed = LMDB.CommitFailed
 /// A transaction tried as often as the store allows (`LMDB.RetriesExhausted`): a damaged store.
 public typealias RetriesExhausted = LMDB.RetriesExhausted
 
-/// A write committed, but the signed checkpoint of its new size could not be kept (no space, an I/O error
-/// at rename, a lock or permission refused): its events are in the log. The next write keeps the head's
+/// A write committed, but the signed checkpoint of its new size could not be kept (an I/O error at fsync or
+/// rename, a lock or permission refused): its events are in the log. The next write keeps the head's
 /// checkpoint before it writes anything, and is refused while it can not (`ProofStore.begin`).
 public struct CheckpointNotKept: Error, CustomStringConvertible, Sendable {
     /// The size of the checkpoint that was not kept.

@@ -46,21 +46,23 @@ public struct CheckpointFile: Sendable {
         try install(prepare(note), size: size, force: force)
     }
 
-    /// Writes `note` to a new temporary file beside the kept one, flushed, and returns its path: the part of
-    /// keeping a checkpoint that needs space, done before the commit it signs (`Store.write`), so that a full
-    /// disk refuses the write instead of leaving a commit without its checkpoint.
+    /// Writes `note` to a new temporary file beside the kept one and returns its path: the part of keeping a
+    /// checkpoint that takes space (the file system gives a `write` its blocks, or refuses it: no space, no
+    /// inode), done before the commit it signs (`Store.write`), so that a full disk refuses the write instead
+    /// of leaving a commit without its checkpoint. It is flushed by `install`, after the commit: an `fsync`
+    /// here would hold every other writer for its length.
     ///
-    /// The corresponding C functions are `open`, `write`, `fsync` and `close`.
+    /// The corresponding C functions are `open`, `write` and `close`.
     public func prepare(_ note: String) throws(StoreError) -> String {
         try failing("can not write a checkpoint in \(directory)") { () throws(SystemError) in
-            try SafeWrite.temporary(Array(note.utf8), in: directory, prefix: "checkpoint")
+            try SafeWrite.temporary(Array(note.utf8), in: directory, prefix: "checkpoint", flushed: false)
         }
     }
 
-    /// Puts the prepared note at `temporary` (a checkpoint of `size` events) in place, unless the kept one is
-    /// of `size` or more already; the temporary file is gone afterwards either way.
+    /// Flushes the prepared note at `temporary` (a checkpoint of `size` events) and puts it in place, unless
+    /// the kept one is of `size` or more already; the temporary file is gone afterwards either way.
     ///
-    /// The corresponding C functions are `open`, `flock`, `rename`, `unlink`, `fsync` and `close`.
+    /// The corresponding C functions are `open`, `flock`, `fsync`, `rename`, `unlink` and `close`.
     public func install(_ temporary: String, size: UInt64, force: Bool = false) throws(StoreError) {
         let lock: FileDescriptor
         do {
@@ -76,7 +78,10 @@ public struct CheckpointFile: Sendable {
         }
         SafeWrite.removeAbandoned(in: directory, prefix: "checkpoint")
         do {
-            try failing("can not write \(path)") { () throws(SystemError) in try FileSystem.rename(temporary, to: path) }
+            try failing("can not write \(path)") { () throws(SystemError) in
+                try SafeWrite.flush(temporary)
+                try FileSystem.rename(temporary, to: path)
+            }
         } catch {
             // Nothing is left half written: the kept note is as it was.
             discard(temporary)

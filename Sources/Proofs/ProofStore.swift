@@ -209,7 +209,7 @@ public final class ProofStore: @unchecked Sendable {
     }
 
     /// Signs the checkpoint a write is about to commit and writes it beside the kept one (`CheckpointFile.prepare`),
-    /// inside the write's transaction: when that fails (no space left, say), the write fails with nothing
+    /// inside the write's transaction: when that fails (no space or inode left), the write fails with nothing
     /// committed. `install` puts it in place once the transaction has committed; `discard` removes it when the
     /// commit failed.
     public func prepare(_ pending: PendingCheckpoint) throws -> PreparedCheckpoint {

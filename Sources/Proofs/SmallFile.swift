@@ -63,9 +63,10 @@ public enum SmallFile {
 /// and the directory flushed.
 enum SafeWrite {
     /// Writes `bytes` to a new temporary file in `directory` and returns its path; removed again on failure.
+    /// With `flushed` false, it is written but not flushed (`flush` does that later).
     ///
     /// The corresponding C functions are `open`, `write`, `fsync` and `close`.
-    static func temporary(_ bytes: [UInt8], in directory: String, prefix: String) throws(SystemError) -> String {
+    static func temporary(_ bytes: [UInt8], in directory: String, prefix: String, flushed: Bool = true) throws(SystemError) -> String {
         var generator = SystemRandomNumberGenerator()
         var tries = 0
         while true {
@@ -81,13 +82,22 @@ enum SafeWrite {
             do {
                 defer { fd.close() }
                 try fd.writeAll(bytes)
-                try fd.sync()
+                if flushed { try fd.sync() }
             } catch {
                 try? FileSystem.unlink(path)
                 throw error
             }
             return path
         }
+    }
+
+    /// Flushes the file at `path` (one this process wrote with `temporary`) to disk.
+    ///
+    /// The corresponding C functions are `open`, `fsync` and `close`.
+    static func flush(_ path: String) throws(SystemError) {
+        let fd = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .closeOnExec])
+        defer { fd.close() }
+        try fd.sync()
     }
 
     /// Flushes `directory`'s entries to disk.

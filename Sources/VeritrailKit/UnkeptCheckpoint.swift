@@ -1,5 +1,5 @@
 /// A write whose events were committed but whose signed checkpoint could not be put in place afterwards (an
-/// I/O error at rename, a permission refused; a full disk refuses the write before its commit instead): the
+/// I/O error at fsync or rename, a permission refused; a full disk refuses the write before its commit instead): the
 /// events are in the log. Said with the id the write was given, so that a retry under it writes nothing
 /// twice; the next write keeps the checkpoint first, and is refused while it can not.
 public struct UnkeptCheckpoint: Error, CustomStringConvertible {
