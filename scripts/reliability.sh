@@ -159,6 +159,21 @@ else
   skip "kills inside the commit: strace is not installed"
 fi
 
+# How many events of type $3 by $2 the log of store $1 holds after the third wrong passcode that locked $2 out.
+after_lock() {
+  vt export --store "$1" | python3 -c '
+import json, sys
+user, kind = sys.argv[1], sys.argv[2]
+denied, late = 0, 0
+for line in sys.stdin:
+    e = json.loads(line)
+    if e["type"] == "passcode.attempted" and e["data"]["username"] == user and e["data"]["outcome"] == "denied":
+        denied += 1
+    elif denied >= 3 and e["type"] == kind and e["actor"] == user:
+        late += 1
+print(late)' "$2" "$3"
+}
+
 section "scans racing the wrong passcodes that lock the account"
 for i in $(seq $((6 * T))); do
   s=$work/gate-$i; cp -r "$work/base" "$s"
@@ -169,18 +184,7 @@ for i in $(seq $((6 * T))); do
    done; wait) &
   for k in 1 2 3; do printf '1111\n' | VERITRAIL_NOW=$NOW "$VT" unlock --as $INSPECTOR --passcode-stdin --store "$s" >/dev/null 2>&1; done
   wait
-  late=$(vt export --store "$s" | python3 -c '
-import json, sys
-denied, locked_at, late = 0, None, 0
-for line in sys.stdin:
-    e = json.loads(line)
-    d = e["data"]
-    if e["type"] == "passcode.attempted" and d["username"] == sys.argv[1] and d["outcome"] == "denied":
-        denied += 1
-        if denied == 3: locked_at = e["seq"]
-    if locked_at and e["type"] == "scan.recorded" and e["actor"] == sys.argv[1]:
-        late += 1
-print(late)' $INSPECTOR)
+  late=$(after_lock "$s" $INSPECTOR scan.recorded)
   check "gate race $i: no scan appended after the attempt that locked the account (found $late)" [ "$late" = 0 ]
   rm -rf "$s"
 done
@@ -200,18 +204,7 @@ for i in $(seq $((8 * T))); do
   done
   wait
   case $(cat "$work/change-code") in 0) changed=$((changed + 1)) ;; 77) refused=$((refused + 1)) ;; esac
-  late=$(vt export --store "$s" | python3 -c '
-import json, sys
-denied, locked_at, late = 0, None, 0
-for line in sys.stdin:
-    e = json.loads(line)
-    d = e["data"]
-    if e["type"] == "passcode.attempted" and d["username"] == sys.argv[1] and d["outcome"] == "denied":
-        denied += 1
-        if denied == 3: locked_at = e["seq"]
-    if locked_at and e["type"] == "passcode.set" and d["username"] == sys.argv[1]:
-        late += 1
-print(late)' $INSPECTOR)
+  late=$(after_lock "$s" $INSPECTOR passcode.set)
   check "change race $i: no passcode set after the attempt that locked the account (found $late)" [ "$late" = 0 ]
   rm -rf "$s"
 done
