@@ -31,17 +31,18 @@ public final class EventLog: @unchecked Sendable {
     /// server that ever read kept one, and three servers on one store took all 126.
     public init(directory: String, mapSize: Int = EventLog.initialMapSize, alsoOpening: [String] = [],
                 creating: Bool = false) throws(StoreError) {
+        let fileSize = EventLog.dataFileSize(directory)
         if !creating {
-            switch StoreDirectory(directory).state {
+            let place = StoreDirectory(directory)
+            switch place.state {
             case .store:
                 // LMDB takes an empty data file for a new one: a store cut to nothing would open as a new, empty
                 // log, and its next write start another.
-                guard EventLog.dataFileSize(directory) > 0 else {
+                guard fileSize > 0 else {
                     throw StoreError("the store's data file \(directory)/data.mdb is empty: its events are gone (a cut "
                                      + "copy, a full disk, a damaged file); restore it from a backup, then `veritrail log verify`")
                 }
             case .absent:
-                let place = StoreDirectory(directory)
                 if place.holdsOrphanedCheckpoint { throw place.orphanedCheckpoint }
                 throw StoreError("no store at \(directory) (create one with `veritrail init` or `veritrail import`)")
             case .unreadable(let reason): throw StoreError("the store at \(directory) can not be read: \(reason)")
@@ -49,7 +50,7 @@ public final class EventLog: @unchecked Sendable {
         }
         self.directory = directory
         do {
-            let size = max(mapSize, EventLog.dataFileSize(directory))
+            let size = max(mapSize, fileSize)
             environment = try Environment(path: directory, mapSize: (size + 0xFFFF) & ~0xFFFF, maxDatabases: 32,
                                           maxReaders: 126, flags: [.noReadAhead, .writeMap, .noTLS], fileMode: 0o600)
         } catch let error as LMDBError {

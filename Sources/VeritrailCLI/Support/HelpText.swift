@@ -89,8 +89,7 @@ extension ParsableCommand {
                 Output.write(Array(fitted.utf8))
             } else {
                 // A parse error quotes what was typed, which may hold a terminal's control characters.
-                let lines = fitted.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
-                Output.note(lines.map { Escaped.text(String($0)) }.joined(separator: "\n"))
+                Output.note(Output.escapedLines(fitted.dropLast()))
             }
         }
         exit(withError: code == .success ? nil : ExitCode(code.rawValue))

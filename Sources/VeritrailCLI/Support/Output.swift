@@ -23,9 +23,14 @@ enum Output {
     /// shown escaped (`\u001b`), so that a message can not move the terminal's cursor or forge a line; the
     /// message's own line breaks stay.
     static func error(_ message: String) {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { escapedForMessage(String($0), limit: .max) }
-        let bytes = Array(("veritrail: " + lines.joined(separator: "\n") + "\n").utf8)
+        let bytes = Array(("veritrail: " + escapedLines(message) + "\n").utf8)
         bytes.withUnsafeBytes { writeAll(FileDescriptor.standardError.rawValue, $0) }
+    }
+
+    /// `message` with each line escaped (`Escaped.text`) and its own line breaks kept: a message that quotes
+    /// user text (an error, a parse error's echo of what was typed).
+    static func escapedLines(_ message: some StringProtocol) -> String {
+        message.split(separator: "\n", omittingEmptySubsequences: false).map { Escaped.text(String($0)) }.joined(separator: "\n")
     }
 
     /// A line for the person at the terminal, on stderr (prompts, notes, progress).
