@@ -18,10 +18,18 @@ public enum Passcodes {
         (4...8).contains(passcode.utf8.count) && passcode.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
-    /// A new `pbkdf2-sha256-hmac` credential for `passcode` under the store's `pepper`, with a fresh salt.
-    public static func credential(for passcode: String, pepper: [UInt8]) throws -> Credential {
-        var generator = SystemRandomNumberGenerator()
-        let random = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    /// A new `pbkdf2-sha256-hmac` credential for `passcode` under the store's `pepper`. Its salt is fresh, or,
+    /// for the event logged under the id `eventID`, drawn from the pepper and that id: every try of a write
+    /// retried under its id (two at once too) then builds the very event, and the log, holding each id once,
+    /// still gives every credential its own salt, which no one without the pepper can foresee.
+    public static func credential(for passcode: String, pepper: [UInt8], eventID: String? = nil) throws -> Credential {
+        let random: [UInt8]
+        if let eventID {
+            random = keyed(Array("veritrail salt of the event\n\(eventID)".utf8), pepper: pepper)
+        } else {
+            var generator = SystemRandomNumberGenerator()
+            random = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }
         let salt = random + mark(random, pepper: pepper)
         let key = peppered(try derive(passcode, salt: salt, iterations: iterations), pepper: pepper)
         return Credential(hash: Base64.encode(key), iterations: Int64(iterations), salt: Base64.encode(salt), scheme: .pbkdf2SHA256HMAC)
@@ -57,7 +65,12 @@ public enum Passcodes {
     }
 
     private static func mark(_ random: [UInt8], pepper: [UInt8]) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Array("veritrail salt\n".utf8) + random, using: SymmetricKey(data: pepper)).prefix(16))
+        keyed(Array("veritrail salt\n".utf8) + random, pepper: pepper)
+    }
+
+    /// The first 16 bytes of HMAC-SHA256(key: pepper, message).
+    private static func keyed(_ message: [UInt8], pepper: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: pepper)).prefix(16))
     }
 
     private static func equalInConstantTime(_ a: [UInt8], _ b: [UInt8]) -> Bool {

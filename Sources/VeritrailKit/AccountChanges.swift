@@ -32,6 +32,12 @@ public struct AccountChanges: Sendable {
     /// No change yet; set the fields to change.
     public init() {}
 
+    /// Whether no field is given: `updateAccount` refuses such a change as `.malformed`, a request that says
+    /// nothing (exit 64), not an event a rule refuses.
+    public var isEmpty: Bool {
+        [name, phone, website, street, suite, city, zipcode, country, company, catchPhrase, bs].allSatisfy { $0 == nil }
+    }
+
     /// The event's `data` for `username`, the address completed from `current` and its city placed (told to
     /// `placed`). `.malformed` when the address, completed, lacks its street, city or zipcode.
     func data(_ username: String, current: Address?, placed: CityPlacementReport) throws(VeritrailError) -> [(String, JSONValue?)] {
@@ -47,7 +53,7 @@ public struct AccountChanges: Sendable {
 
 extension VeritrailStore {
     /// Changes `username`'s details (`veritrail account update`): by the account itself or an admin,
-    /// through the gate. An account that does not exist or is deleted is `.unknown`; the address's parts
+    /// through the gate. No change given is `.malformed`; an account that does not exist or is deleted is `.unknown`; the address's parts
     /// not given are the account's current ones, and an address that lacks its street, city or zipcode
     /// even so is `.malformed`. The city is placed and the placement told to `placed` before the write,
     /// so that a guess is told even when the write is then refused.
@@ -55,6 +61,9 @@ extension VeritrailStore {
     public func updateAccount(_ username: String, _ changes: AccountChanges, as actor: String, passcode: PasscodeProvider? = nil,
                               options: WriteOptions = WriteOptions(),
                               placed: CityPlacementReport = { _, _ in }) throws(VeritrailError) -> [AppendedEvent] {
+        guard !changes.isEmpty else {
+            throw .malformed("nothing to change: give at least one of name, phone, website, street, suite, city, zipcode, country, company, catchPhrase, bs", line: nil)
+        }
         // The address as it is at the head, whatever the clock: the placed city is the one written.
         let current = try answer(asOf: .seq(.max), now: nil) { context in try context.activeAccount(username).address }
         let data = try changes.data(username, current: current, placed: placed)

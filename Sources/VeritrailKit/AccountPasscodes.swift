@@ -33,7 +33,9 @@ extension VeritrailStore {
     public func setPasscode(to newPasscode: String, for target: String? = nil, current: String? = nil, as actor: String,
                             passcode: PasscodeProvider? = nil,
                             options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
-        try setPasscode(for: target, as: actor, current: { _ in current }, new: { _ in newPasscode }, passcode: passcode,
+        // Known before anything is asked: a malformed one is refused before the current one is tried.
+        try Gatekeeper.checkForm(newPasscode)
+        return try setPasscode(for: target, as: actor, current: { _ in current }, new: { _ in newPasscode }, passcode: passcode,
                         options: options)
     }
 

@@ -140,12 +140,17 @@ extension VeritrailStore {
         }
     }
 
-    /// Changes `actor`'s own scanner and history settings (`veritrail settings set`); nil leaves one as it is.
+    /// Changes `actor`'s own scanner and history settings (`veritrail settings set`); nil leaves one as it is,
+    /// and all four nil is `.malformed`.
     @discardableResult
     public func updateSettings(flash: Bool? = nil, captureMode: CaptureMode? = nil, historyWindow: HistoryWindow? = nil,
                                color: ScannerColor? = nil, as actor: String, passcode: PasscodeProvider? = nil,
                                options: WriteOptions = WriteOptions()) throws(VeritrailError) -> [AppendedEvent] {
-        try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
+        // A change of nothing says nothing (64), as `updateAccount`'s does.
+        guard flash != nil || captureMode != nil || historyWindow != nil || color != nil else {
+            throw .malformed("nothing to set: give at least one of flash, captureMode, historyWindow, color", line: nil)
+        }
+        return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.settingsChanged, actor: actor, at: at, [
                 ("username", .string(actor)), ("flash", EventData.bool(flash)), ("captureMode", EventData.string(captureMode?.rawValue)),
                 ("historyWindow", EventData.string(historyWindow?.rawValue)), ("color", EventData.string(color?.rawValue)),

@@ -31,13 +31,20 @@ extension VeritrailStore {
     }
 
     /// Records a jump session (`veritrail session record`): `actor`'s own, or `user`'s as an admin. `date`
-    /// (`YYYY-MM-DD`) nil is the day of the write; times are `HH:MM`; `sessionId` nil draws a new one
+    /// (`YYYY-MM-DD`) nil is the day of the write; times are `HH:MM` (another form, or a date of another form,
+    /// is `.malformed`); `sessionId` nil draws a new one
     /// (`ses-` and 8 random characters), returned with the event.
     @discardableResult
     public func recordSession(park: String, start: String, end: String, jumps: Int64, calories: Int64,
                               date: String? = nil, sessionId: String? = nil, for user: String? = nil, as actor: String,
                               passcode: PasscodeProvider? = nil,
                               options: WriteOptions = WriteOptions()) throws(VeritrailError) -> RecordedSession {
+        // A value of the wrong form is refused as malformed (64), before the event's rules on the values (65: the
+        // end after the start).
+        for (name, value) in [("startTime", start), ("endTime", end)] where ClockTime(value) == nil {
+            throw .malformed("\(name) must be a time of day HH:MM (24 h, e.g. 18:00), got \"\(value.prefix(40))\"", line: nil)
+        }
+        if let date, CalendarDate(date) == nil { throw .malformed("date must be YYYY-MM-DD, got \"\(date.prefix(40))\"", line: nil) }
         let id = sessionId ?? "ses-" + RandomIDs.one(for: options.eventID, purpose: "session.sessionId").prefix(8)
         let events = try appendGated(as: actor, passcode: passcode, options: options) { at, _ in
             [try EventData.event(.sessionRecorded, actor: actor, at: at, [

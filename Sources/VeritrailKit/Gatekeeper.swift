@@ -6,11 +6,16 @@ import Projections
 /// The passcode gate as the library meets it (cli.md §5): the engine decides, inside the write transaction,
 /// whether an actor may act (`Store.appendGated`) and what an attempt records (`Store.attemptPasscode`).
 enum Gatekeeper {
-    /// A credential for a new passcode, peppered with `pepper` (`pbkdf2-sha256-hmac`); `.malformed`
+    /// A credential for a new passcode, peppered with `pepper` (`pbkdf2-sha256-hmac`); `.badPasscode`
     /// unless it is 4–8 digits.
-    static func credential(for passcode: String, pepper: [UInt8]) throws(VeritrailError) -> Credential {
-        guard Passcodes.isWellFormed(passcode) else { throw .malformed("a passcode is 4–8 digits", line: nil) }
-        return try VeritrailError.catching { try Passcodes.credential(for: passcode, pepper: pepper) }
+    static func credential(for passcode: String, pepper: [UInt8], eventID: String? = nil) throws(VeritrailError) -> Credential {
+        try checkForm(passcode)
+        return try VeritrailError.catching { try Passcodes.credential(for: passcode, pepper: pepper, eventID: eventID) }
+    }
+
+    /// Refuses a new passcode that is not 4–8 digits, the one place every caller's new passcode is checked.
+    static func checkForm(_ passcode: String) throws(VeritrailError) {
+        guard Passcodes.isWellFormed(passcode) else { throw .badPasscode("a passcode must be 4–8 digits") }
     }
 
     /// The words for a write the gate did not let through.
@@ -29,10 +34,11 @@ enum Gatekeeper {
 
 extension VeritrailStore {
     /// A credential for a new passcode, with this store's pepper (its key first moved out of LMDB, for a
-    /// store made before version 2).
-    func credential(for passcode: String) throws(VeritrailError) -> Credential {
-        guard Passcodes.isWellFormed(passcode) else { throw .malformed("a passcode is 4–8 digits", line: nil) }
-        return try Gatekeeper.credential(for: passcode, pepper: try VeritrailError.catching { try store.pepperForNewCredential() })
+    /// store made before version 2), salted for the event `eventID` when the write has an id.
+    func credential(for passcode: String, eventID: String? = nil) throws(VeritrailError) -> Credential {
+        try Gatekeeper.checkForm(passcode)
+        return try Gatekeeper.credential(for: passcode, pepper: try VeritrailError.catching { try store.pepperForNewCredential() },
+                                         eventID: eventID)
     }
 
     /// Checks `passcode` for `actor` and records the attempt in a transaction of its own: `locked` without

@@ -11,9 +11,12 @@ public enum VeritrailError: Error, CustomStringConvertible {
     /// An event broke a rule of the catalogue (events.md); `line` names the NDJSON line of an import.
     /// Nothing was written. Exit 65.
     case ruleBroken(EventError, line: Int?)
-    /// Input that is not an event at all (not JSON, a line too long, a passcode not 4–8 digits, a value of
-    /// the wrong form). Nothing was written. Exit 64 for a value of the wrong form, 65 for an import line.
+    /// Input that is not an event at all (not JSON, a line too long, a value of the wrong form, a change that
+    /// changes nothing). Nothing was written. Exit 64 for a value of the wrong form, 65 for an import line.
     case malformed(String, line: Int?)
+    /// A new passcode that is not 4–8 digits: refused before it is hashed, with nothing written. Exit 65,
+    /// cli.md §6's "the input is refused", as `passcode set` refuses one typed at its prompt.
+    case badPasscode(String)
     /// The actor may not do this: a "who may" rule, the passcode gate (no passcode, not unlocked, locked
     /// out for `lockedSeconds` more seconds), or a wrong passcode. `cause` is the engine's refusal
     /// (`EventError` with `isPermission`, or the gate's). Exit 77.
@@ -29,7 +32,7 @@ public enum VeritrailError: Error, CustomStringConvertible {
     /// The exit code the command line gives the same failure (cli.md §6).
     public var exitCode: Int32 {
         switch self {
-        case .ruleBroken, .unknown: 65
+        case .ruleBroken, .unknown, .badPasscode: 65
         case .malformed(_, let line): line == nil ? 64 : 65
         case .notAllowed: 77
         case .storeFailure: 74
@@ -54,7 +57,7 @@ public enum VeritrailError: Error, CustomStringConvertible {
         switch self {
         case let .ruleBroken(e, line): line.map { "line \($0): \(e)" } ?? e.description
         case let .malformed(m, line): line.map { "line \($0): \(m)" } ?? m
-        case let .notAllowed(m, _, _), let .unknown(m, _): m
+        case let .notAllowed(m, _, _), let .unknown(m, _), let .badPasscode(m): m
         case .storeFailure(let e):
             switch e {
             case let l as LMDBError: "the store failed: \(l)"

@@ -63,6 +63,8 @@ struct Problem: Error, Sendable {
             }
             if e.isUnknownAccount { return Problem(.notFound, "not-found", error.description, exitCode: 65) }
             return Problem(.unprocessableContent, "rule-broken", error.description, exitCode: 65)
+        case .badPasscode(let message):
+            return Problem(.unprocessableContent, "rule-broken", message, exitCode: 65)
         case .unknown(let message, _):
             return Problem(.notFound, "not-found", message, exitCode: 65)
         case let .notAllowed(message, lockedSeconds, cause):

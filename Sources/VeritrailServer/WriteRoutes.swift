@@ -87,8 +87,6 @@ extension Routes {
         table.add(.patch, "/v1/accounts/{user}") { call in
             try call.query.check([])
             let body = try await call.jsonObject(allowed: ["name", "phone", "website", "address", "country", "company"])
-            // As `account update` with nothing to change: a request that says nothing (64), not a refused event.
-            if body.isEmpty { throw Problem.badRequest("nothing to change: give at least one of address, company, country, name, phone, website") }
             var changes = AccountChanges()
             changes.name = try body.string("name")
             changes.phone = try body.string("phone")
@@ -126,10 +124,6 @@ extension Routes {
             try call.query.check([])
             let body = try await call.jsonObject(allowed: ["passcode", "current"])
             let new = try body.required("passcode")
-            // The command line refuses it as it reads it (65): the same code for the same passcode.
-            guard VeritrailStore.isWellFormedPasscode(new) else {
-                throw Problem(.unprocessableContent, "rule-broken", "a passcode must be 4–8 digits", exitCode: 65)
-            }
             let current = try body.string("current")
             let options = try writeOptions(call)
             let actor = try await call.authenticate().username
@@ -157,7 +151,6 @@ extension Routes {
         table.add(.patch, "/v1/settings/{user}") { call in
             try call.query.check([])
             let body = try await call.jsonObject(allowed: ["flash", "captureMode", "historyWindow", "color"])
-            if body.isEmpty { throw Problem.badRequest("nothing to set: give at least one of captureMode, color, flash, historyWindow") }
             let flash = try body.bool("flash")
             let mode = try body.choice("captureMode", CaptureMode.self)
             let window = try body.choice("historyWindow", HistoryWindow.self)
@@ -225,13 +218,6 @@ extension Routes {
             let jumps = try body.int("jumps", required: true) ?? 0
             let calories = try body.int("calories", required: true) ?? 0
             let date = try body.string("date")
-            // A value of the wrong form is a usage error (64) on the command line, before the event's rules (65).
-            for (name, value) in [("startTime", start), ("endTime", end)] where ClockTime(value) == nil {
-                throw Problem.badRequest("the field \"\(name)\" must be a time of day HH:MM (24 h, e.g. 18:00), got \"\(value.prefix(40))\"")
-            }
-            if let date, CalendarDate(date) == nil {
-                throw Problem.badRequest("the field \"date\" must be YYYY-MM-DD, got \"\(date.prefix(40))\"")
-            }
             let options = try writeOptions(call)
             let sessionId = try body.string("sessionId") ?? options.eventID.map { derivedID("ses-", key: $0) }
             let actor = try await call.authenticate().username

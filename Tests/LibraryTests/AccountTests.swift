@@ -185,4 +185,33 @@ import VeritrailKit
         #expect(try store.head() == searched)
         #expect(try store.goals("mlopez")["metrics"]?.arrayValue?.first?["progress"]?.intValue == 10)
     }
+
+    /// Refused by the library itself, so that the command line and the server give one code for each: a change
+    /// of nothing and a value of the wrong form are `.malformed` (64), a new passcode not 4–8 digits is
+    /// `.badPasscode` (65), refused before the current one is tried; none writes anything.
+    @Test func requestsThatSayNothingOrGiveAWrongFormAreRefusedBeforeAnythingIsWritten() throws {
+        try registerMaria()
+        let before = try store.head()
+        func refused(_ code: Int32, _ write: () throws -> Void) {
+            #expect {
+                try write()
+            } throws: { error in
+                (error as? VeritrailError)?.exitCode == code
+            }
+        }
+        refused(64) { try store.updateAccount("mlopez", AccountChanges(), as: "mlopez") }
+        refused(64) { try store.updateSettings(as: "mlopez") }
+        refused(64) { try store.recordSession(park: "P", start: "25:00", end: "14:00", jumps: 1, calories: 1, as: "mlopez") }
+        refused(64) { try store.recordSession(park: "P", start: "13:00", end: "1400", jumps: 1, calories: 1, as: "mlopez") }
+        refused(64) { try store.recordSession(park: "P", start: "13:00", end: "14:00", jumps: 1, calories: 1, date: "2026-13-01", as: "mlopez") }
+        var tried = false
+        refused(65) { try store.setPasscode(to: "12ab", current: "1357", as: "mlopez") }
+        refused(65) { try store.setPasscode(as: "mlopez", current: { _ in tried = true; return "1357" }, new: { _ in "123" }) }
+        var newcomer = Self.maria()
+        newcomer.username = "newcomer"; newcomer.email = "nc@example.org"
+        refused(65) { try store.register(newcomer, newPasscode: { _ in "123456789" }) }
+        #expect(tried, "a provider asks the current passcode before the new one, as a person meets them")
+        // The provider's try of the current passcode is an attempt, as any is; nothing else was written.
+        #expect(try store.head().seq == before.seq + 1)
+    }
 }

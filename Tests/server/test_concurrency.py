@@ -36,6 +36,30 @@ def writer(server, user, prefix, count, acked, stop=None):
             assert r.status_code in (200, 503), r.text
 
 
+def test_the_same_passcode_set_sent_at_once_under_one_key_is_written_once(server):
+    """Four identical `PUT …/passcode` under one Idempotency-Key at once: each hashes the passcode while the
+    others do, so each must build the very event the first wrote (its salt drawn from the key) for the rest to
+    be retries (200) rather than other data under the key (409)."""
+    admin = server.sign_in("admin")
+    barrier = threading.Barrier(4)
+    statuses = []
+
+    def put():
+        barrier.wait()
+        r = requests.put(server.url + "/v1/accounts/bret/passcode", json={"passcode": "86420"},
+                         headers={"Authorization": "Bearer " + admin, "Idempotency-Key": "pc-race-1"}, timeout=60)
+        statuses.append((r.status_code, r.text))
+
+    threads = [threading.Thread(target=put) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(s for s, _ in statuses)[-1] <= 201 and any(s == 201 for s, _ in statuses), statuses
+    assert [e["id"] for e in exported(server.store)].count("pc-race-1") == 1
+    assert server.sign_in("bret", "86420")
+
+
 def exported(store):
     return [json.loads(line) for line in cli("export", store=store).stdout.splitlines()]
 

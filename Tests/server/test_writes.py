@@ -117,13 +117,22 @@ def test_writes_on_the_real_clock_verify(store):
 
 def test_the_same_refusal_has_the_command_lines_exit_code(server):
     """A request the command line refuses with 64 (a value of the wrong form, nothing to change) or 65 (a new
-    passcode that is not 4–8 digits) is refused with that exitCode, and nothing is written either way."""
+    passcode that is not 4–8 digits) is refused with that exitCode, and nothing is written either way: one check
+    in the library for both."""
     admin, kwan, ines = server.sign_in("admin"), server.sign_in("kwan"), server.sign_in("ines")
     before = head(server.store)
     session = {"park": "P", "startTime": "10:00", "endTime": "11:00", "jumps": 1, "calories": 1}
+    newcomer = {"username": "newcomer", "name": "New Comer", "email": "nc@example.org",
+                "address": {"street": "1 Main St", "city": "Lyon", "zipcode": "69001"}}
     cases = [
         (server.request("PATCH", "/v1/accounts/bret", admin, json={}), 400, 64,
          cli("account", "update", "bret", "--as", "admin", "--passcode-stdin", stdin=b"1234\n", store=server.store)),
+        (server.request("PATCH", "/v1/accounts/bret", admin, json={"address": {}, "company": {}}), 400, 64,
+         cli("account", "update", "bret", "--as", "admin", "--passcode-stdin", stdin=b"1234\n", store=server.store)),
+        (server.post("/v1/accounts", json={**newcomer, "passcode": "12345678901"}), 422, 65,
+         cli("register", "newcomer", "--role", "customer", "--name", "New Comer", "--email", "nc@example.org",
+             "--street", "1 Main St", "--city", "Lyon", "--zipcode", "69001", "--passcode-stdin",
+             stdin=b"12345678901\n12345678901\n", store=server.store)),
         (server.request("PATCH", "/v1/settings/ines", ines, json={}), 400, 64,
          cli("settings", "set", "--as", "ines", "--passcode-stdin", stdin=b"1234\n", store=server.store)),
         (server.request("PUT", "/v1/accounts/kwan/passcode", kwan, json={"passcode": "12ab", "current": "1234"}), 422, 65,
