@@ -32,19 +32,23 @@ enum Responses {
     /// An RFC 9457 problem: `{"type", "title", "status", "detail", "exitCode"}`, with `Retry-After` and,
     /// for 401, `WWW-Authenticate: Bearer`.
     static func problem(_ problem: Problem) -> Response {
-        let body = J.object([
+        var response = bytesResponse(problemBody(problem), type: problemType, status: problem.status)
+        if let seconds = problem.retryAfter { response.headers[.retryAfter] = String(max(1, seconds)) }
+        if problem.status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        if let allow = problem.allow { response.headers[.allow] = allow }
+        return response
+    }
+
+    /// A problem's body, canonical JSON and a line end.
+    static func problemBody(_ problem: Problem) -> [UInt8] {
+        var bytes = canonicalJSON(J.object([
             ("type", J.string("https://veritrail.invalid/problems/\(problem.kind)")),
             ("title", J.string(problem.status.reasonPhrase)),
             ("status", J.int(problem.status.code)),
             ("detail", J.string(problem.detail)),
             ("exitCode", J.int(problem.exitCode)),
-        ])
-        var bytes = canonicalJSON(body)
+        ]))
         bytes.append(0x0A)
-        var response = bytesResponse(bytes, type: problemType, status: problem.status)
-        if let seconds = problem.retryAfter { response.headers[.retryAfter] = String(max(1, seconds)) }
-        if problem.status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
-        if let allow = problem.allow { response.headers[.allow] = allow }
-        return response
+        return bytes
     }
 }

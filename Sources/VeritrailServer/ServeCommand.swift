@@ -10,8 +10,9 @@ public struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the store over HTTP: sessions, queries, writes, the log and its proofs (server.md).",
         discussion: """
-        Listens on loopback unless given --tls-cert and --tls-key (HTTPS), or --behind-proxy (a TLS-terminating
+        Listens on loopback unless given --tls-cert and --tls-key (HTTPS), or --behind-proxy (a TLS-terminating \
         proxy in front). Stops on SIGTERM or SIGINT, finishing the requests in flight (at most 10 s).
+
         Examples:
           veritrail serve --store demo-store
           veritrail serve --store demo-store --listen 127.0.0.1:9000
@@ -20,7 +21,7 @@ public struct ServeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The store directory (default ./.veritrail; env VERITRAIL_STORE).", valueName: "dir"))
     var store: String?
-    @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1:8420).", valueName: "host:port"))
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "host:port"))
     var listen: String = "127.0.0.1:8420"
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("The certificate chain (PEM), to serve HTTPS.", valueName: "file"))
     var tlsCert: String?

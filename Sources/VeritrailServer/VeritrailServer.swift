@@ -33,7 +33,7 @@ struct VeritrailServer {
         defer { follower.stop() }
         let responder = VeritrailResponder(state: state, routes: Routes.all())
         let address = BindAddress.hostname(settings.address.host, port: settings.address.port)
-        var server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: .seconds(60)))
+        var server: HTTPServerBuilder = .http1(configuration: .init(additionalChannelHandlers: [ConnectionEdges.Installer()], idleTimeout: .seconds(60)))
         if let tls = settings.tls { server = try .tls(server, tlsConfiguration: tls) }
         let announcer = logger
         var quiet = logger

@@ -112,7 +112,7 @@ extension Routes {
             try call.query.check([])
             let bytes = try await call.body()
             var reason: String?
-            if !bytes.isEmpty { reason = try await call.jsonObject(bytes, allowed: ["reason"]).string("reason") }
+            if !bytes.isEmpty { reason = try call.jsonObject(bytes, allowed: ["reason"]).string("reason") }
             let options = try writeOptions(call)
             let actor = try await call.authenticate().username
             let store = call.state.store

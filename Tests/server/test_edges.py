@@ -159,3 +159,57 @@ def test_a_data_file_cut_while_serving_is_503_not_the_end_of_the_server(server):
         assert "was cut while the store was open" in body["detail"], body
     assert server.process.poll() is None
     assert os.path.getsize(data) == 16384
+
+
+def exchange(server, request, timeout=5):
+    """Sends raw bytes; returns what came back before the server closed the connection, and whether it did
+    within `timeout` seconds."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=timeout) as s:
+        s.sendall(request)
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except socket.timeout:
+            return answer, False
+    return answer, True
+
+
+def test_a_connection_the_request_does_not_keep_ends_with_its_answer(server):
+    """RFC 9112 §9.3: HTTP/1.0 ends the connection unless asked to keep it, and `Connection: close` ends it in any
+    spelling. A client that reads an answer to the end of its connection (HTTP/1.0's way) must not wait for the
+    idle timeout; one that asked to keep it is told it was kept."""
+    for request in [b"GET /v1/health HTTP/1.0\r\n\r\n",
+                    b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n",
+                    b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: TE, close\r\n\r\n"]:
+        answer, closed = exchange(server, request)
+        assert closed and answer.startswith(b"HTTP/1.1 200") and b"\r\nConnection: close\r\n" in answer, answer
+        assert answer.endswith(b"}\n") and answer.count(b"HTTP/1.1 ") == 1
+    answer, closed = exchange(server, b"GET /v1/health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", timeout=1)
+    assert not closed and b"\r\nConnection: keep-alive\r\n" in answer, answer
+    # Pipelined: the first is kept, the second ends the connection after its own answer.
+    answer, closed = exchange(server, b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/stats HTTP/1.1\r\nHost: x\r\n"
+                                      b"Connection: close\r\n\r\n")
+    first, _, second = answer.partition(b"\r\n\r\n")[2].partition(b"HTTP/1.1 ")
+    assert closed and b"Connection" not in answer.partition(b"\r\n\r\n")[0] and second.startswith(b"401"), answer
+
+
+def test_a_request_that_is_not_http_is_a_problem_and_writes_nothing(server):
+    """What NIO's parser refuses (a control character in a header, a request line that is not HTTP, a length
+    and a chunked coding together) is 400 with a problem body (server.md §7), and the connection ends."""
+    ines = server.sign_in("ines")
+    before = head(server.store)
+    for request in [b"POST /v1/scans HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ines.encode() + b"\r\nX-Bad: a\x01b\r\n"
+                    b"Content-Length: 2\r\n\r\n{}",
+                    b"NOT HTTP AT ALL\r\n\r\n",
+                    b"GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"]:
+        answer, closed = exchange(server, request)
+        headers, _, body = answer.partition(b"\r\n\r\n")
+        assert closed and headers.startswith(b"HTTP/1.1 400") and b"Content-Type: application/problem+json" in headers, answer
+        problem = json.loads(body)
+        assert problem["status"] == 400 and problem["exitCode"] == 64 and "HTTP/1.1" in problem["detail"], problem
+    # After a kept request's answer, a broken one on the same connection is answered the same way.
+    answer, closed = exchange(server, b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/health HTTP/1.1\r\nX-Bad: \x7f\r\n\r\n")
+    assert closed and answer.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 400" in answer and answer.endswith(b"}\n"), answer
+    assert head(server.store) == before
+    assert server.get("/v1/health").status_code == 200

@@ -1,0 +1,117 @@
+import NIOCore
+import NIOHTTP1
+import VeritrailKit
+
+/// What Hummingbird's HTTP/1.1 server leaves undone at the edges of a connection, mended where NIO's request parts
+/// still carry the request's version: right after NIO's request decoder, before Hummingbird's codec turns them
+/// into HTTPTypes, which do not (`Installer` puts it there):
+///
+/// - A request that does not keep its connection (HTTP/1.0 without `Connection: keep-alive`, or `Connection: close`
+///   in any case and beside other tokens) ends it once answered, with `Connection: close` (RFC 9112 §9.3, §9.6).
+///   Hummingbird closes only on the exact value `close`, so an HTTP/1.0 client, which reads its answer to the end
+///   of the connection, waited for the 60 s idle timeout.
+/// - A request NIO's parser refuses (a control character in a header, a request line that is not HTTP, a length and a
+///   chunked coding together) is answered with a problem of server.md §7 (400, exit 64), and the connection closed.
+///   Hummingbird answered a bare 400 without a body. Requests before it on the connection are answered first. A
+///   parse error in a request's body goes on to Hummingbird, whose route reading the body refuses it as a problem.
+final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// What each request read and not yet answered asked of its connection, oldest first (answers go out in the
+    /// order the requests came, pipelined or not).
+    private var asked: [Persistence] = []
+
+    private enum Persistence {
+        /// Keep it open: HTTP/1.1's default.
+        case kept
+        /// HTTP/1.0 with `Connection: keep-alive`: kept, and the answer says so, as HTTP/1.0 does not assume it.
+        case keptOnRequest
+        /// End it after the answer.
+        case closed
+    }
+
+    /// A request's head was read and its end not yet: a parse error now is its body's.
+    private var reading = false
+    /// A request that could not be parsed after others that are still being answered: refused after them.
+    private var unparsed: HTTPParserError?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var part = unwrapInboundIn(data)
+        if case .end = part { reading = false }
+        if case .head(var head) = part {
+            reading = true
+            let persistence: Persistence = !head.isKeepAlive ? .closed : head.version == .http1_0 ? .keptOnRequest : .kept
+            asked.append(persistence)
+            if persistence == .closed {
+                // Hummingbird ends the connection after the answer only on this exact header.
+                head.headers.replaceOrAdd(name: "Connection", value: "close")
+                part = .head(head)
+            }
+        }
+        context.fireChannelRead(wrapInboundOut(part))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        var part = unwrapOutboundIn(data)
+        switch part {
+        case .head(var head) where asked.first == .closed:
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
+            part = .head(head)
+        case .head(var head) where asked.first == .keptOnRequest:
+            head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+            part = .head(head)
+        case .end:
+            if !asked.isEmpty { asked.removeFirst() }
+        default:
+            break
+        }
+        context.write(wrapOutboundOut(part), promise: promise)
+        if case .end = part, asked.isEmpty, let unparsed {
+            refuse(unparsed, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parse = error as? HTTPParserError, !reading else {
+            context.fireErrorCaught(error)
+            return
+        }
+        // Nothing more is read from the connection (NIO's decoder stops at its first error): the requests before
+        // it are answered, then it is refused, and the connection ends.
+        if asked.isEmpty { refuse(parse, context: context) } else { unparsed = parse }
+    }
+
+    private func refuse(_ parse: HTTPParserError, context: ChannelHandlerContext) {
+        unparsed = nil
+        asked.append(.closed)
+        let problem = Problem.badRequest("the request could not be read as HTTP/1.1 (\(parse)): check its request line, "
+                                         + "its headers (no control characters) and how its body is framed")
+        let body = Responses.problemBody(problem)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: Responses.problemType)
+        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+extension ConnectionEdges {
+    /// Puts a `ConnectionEdges` right after the connection's request decoder. Hummingbird adds the handlers it is
+    /// given after its own codec, where the parts are HTTPTypes; this one is given instead, and passes every part
+    /// on as it came (NIO's default `channelRead`, which does not look into it).
+    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = NIOAny
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            let pipeline = context.pipeline.syncOperations
+            guard let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
+            try? pipeline.addHandler(ConnectionEdges(), position: .after(decoder))
+        }
+    }
+}
