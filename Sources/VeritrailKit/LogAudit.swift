@@ -102,7 +102,7 @@ extension VeritrailStore {
     static func checkActors(_ filter: LogFilter, _ models: Models) throws(VeritrailError) {
         for actor in filter.actors.sorted() where actor != "system" {
             let account = try VeritrailError.catching { try models.account(actor) }
-            guard account != nil else { throw .unknown("no such account \"\(actor)\" (--actor)", cause: nil) }
+            guard account != nil else { throw .unknown("no such account \"\(escapedForMessage(actor, quotes: true))\" (--actor)", cause: nil) }
         }
     }
 }

@@ -38,8 +38,10 @@ struct Problem: Error, Sendable {
     static func forbidden(_ detail: String) -> Problem { Problem(.forbidden, "forbidden", detail, exitCode: 77) }
     /// An unknown route: 404, exit 64 (a command that does not exist is a usage error).
     static func noRoute(_ method: String, _ path: String) -> Problem {
-        Problem(.notFound, "not-found", "no route \(method) \(path): GET /v1/openapi.json lists the routes", exitCode: 64)
+        Problem(.notFound, "not-found", "no route \(method) \(shown(path)): GET /v1/openapi.json lists the routes", exitCode: 64)
     }
+    /// A path as a problem names it: its start, escaped, so that what the client sent is not echoed whole.
+    static func shown(_ path: String) -> String { escapedForMessage(path, limit: 200) }
     /// A body over its limit: 413, exit 65.
     static func tooLarge(_ limit: Int) -> Problem {
         Problem(.contentTooLarge, "too-large", "the body is over its limit of \(limit) bytes: send less, or split it", exitCode: 65)

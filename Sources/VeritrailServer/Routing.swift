@@ -52,7 +52,7 @@ struct RouteTable: Sendable {
             return (route, parameters)
         }
         if !allowed.isEmpty {
-            var problem = Problem(.methodNotAllowed, "method-not-allowed", "\(method.rawValue) is not allowed on \(path)", exitCode: 64)
+            var problem = Problem(.methodNotAllowed, "method-not-allowed", "\(method.rawValue) is not allowed on \(Problem.shown(path))", exitCode: 64)
             var seen: Set<String> = []
             problem.allow = allowed.map(\.rawValue).filter { seen.insert($0).inserted }.joined(separator: ", ")
             throw problem

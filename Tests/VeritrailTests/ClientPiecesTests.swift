@@ -23,7 +23,9 @@ import Testing
     }
 
     @Test func tokensAreKeptOnePerServerAndUserAndForgotten() throws {
-        let directory = NSTemporaryDirectory() + "veritrail-tokens-\(UUID().uuidString)/state/veritrail"
+        let top = NSTemporaryDirectory() + "veritrail-tokens-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let directory = top + "/state/veritrail"
         let file = TokenFile(directory: directory)
         #expect(try file.entries().isEmpty)
         try file.keep(.init(server: "http://127.0.0.1:1", user: "ines", token: "t1", expiresAt: "x"))
@@ -45,6 +47,7 @@ import Testing
 
     @Test func aFileThatIsNotOursIsRefusedNotOverwritten() throws {
         let directory = NSTemporaryDirectory() + "veritrail-tokens-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = TokenFile(directory: directory)
         try Data("not json".utf8).write(to: URL(fileURLWithPath: file.path))

@@ -213,3 +213,14 @@ def test_a_request_that_is_not_http_is_a_problem_and_writes_nothing(server):
     assert closed and answer.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 400" in answer and answer.endswith(b"}\n"), answer
     assert head(server.store) == before
     assert server.get("/v1/health").status_code == 200
+
+
+def test_a_refusal_names_a_long_path_by_its_start(server):
+    """A 60,000-character scan id, username or path is named by its start in the problem, escaped: what a client
+    sends is never echoed whole."""
+    ines = server.sign_in("ines")
+    for path in ["/v1/scans/" + "a" * 60000, "/v1/lockout/" + "a" * 60000, "/v1/nothing/" + "a" * 60000]:
+        r = server.get(path, ines)
+        assert r.status_code == 404 and len(r.content) < 1000 and "…" in r.json()["detail"], (r.status_code, len(r.content))
+    r = server.get("/v1/lockout/%1B%5B31mx", ines)
+    assert r.status_code == 404 and "\\u001b[31mx" in r.json()["detail"], r.text

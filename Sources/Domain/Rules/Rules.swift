@@ -16,7 +16,7 @@ public enum Rules {
         /// The actor as an account that may act, or nil for `system` and self-registration.
         func actingAccount() throws -> AccountFacts {
             guard let facts = try state.accountFacts(e.actor) else {
-                throw refuse("actor", "no such account \"\(e.actor)\"")
+                throw refuse("actor", "no such account \"\(escapedForMessage(e.actor, quotes: true))\"")
             }
             guard !facts.deleted else { throw refuse("actor", "account \"\(e.actor)\" is deleted and can no longer act") }
             return facts
@@ -24,7 +24,7 @@ public enum Rules {
         /// The account an event is about, which must exist and not be deleted.
         func subject(_ username: String) throws -> AccountFacts {
             guard let facts = try state.accountFacts(username) else {
-                throw EventError(type: type, path: "data.username", rule: "no such account \"\(username)\"", isUnknownAccount: true)
+                throw EventError(type: type, path: "data.username", rule: "no such account \"\(escapedForMessage(username, quotes: true))\"", isUnknownAccount: true)
             }
             guard !facts.deleted else {
                 throw EventError(type: type, path: "data.username", rule: "account \"\(username)\" is deleted", isUnknownAccount: true)
@@ -115,7 +115,7 @@ public enum Rules {
         case .counterfeitReported(let p):
             _ = try actingAccount()
             switch try state.scanIsReported(p.scanId) {
-            case nil: throw refuse("data.scanId", "no such scan \"\(p.scanId)\"")
+            case nil: throw refuse("data.scanId", "no such scan \"\(escapedForMessage(p.scanId, quotes: true))\"")
             case true?: throw refuse("data.scanId", "scan \"\(p.scanId)\" was already reported (one report a scan)")
             case false?: break
             }

@@ -92,6 +92,6 @@ extension HistoryQuery {
 
 /// `show SCAN_ID`: one scan as the history shows it.
 public func showScan(_ scanId: String, _ context: QueryContext) throws -> JSONValue {
-    guard let ordinal = try context.models.scanOrdinal(scanId) else { throw QueryError.refused("no such scan \"\(scanId)\"") }
+    guard let ordinal = try context.models.scanOrdinal(scanId) else { throw QueryError.refused("no such scan \"\(escapedForMessage(scanId, quotes: true))\"") }
     return try context.models.scanRow(ordinal).json
 }

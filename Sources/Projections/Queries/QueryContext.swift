@@ -17,14 +17,14 @@ public struct QueryContext {
 
     /// An account that exists and is not deleted, or the refusal of projections.md §0.
     public func activeAccount(_ username: String) throws -> AccountRecord {
-        guard let account = try models.account(username) else { throw QueryError.refused("no such account \"\(username)\"") }
+        guard let account = try models.account(username) else { throw QueryError.refused("no such account \"\(escapedForMessage(username, quotes: true))\"") }
         guard !account.deleted else { throw QueryError.refused("account \"\(username)\" is deleted") }
         return account
     }
 
     /// An account that exists, deleted or not (`--by` still answers for a deleted account's scans).
     public func knownAccount(_ username: String) throws -> AccountRecord {
-        guard let account = try models.account(username) else { throw QueryError.refused("no such account \"\(username)\"") }
+        guard let account = try models.account(username) else { throw QueryError.refused("no such account \"\(escapedForMessage(username, quotes: true))\"") }
         return account
     }
 }

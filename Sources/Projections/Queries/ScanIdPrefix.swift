@@ -13,11 +13,11 @@ public enum ScanIdPrefix {
     public static func resolve(_ given: String, _ context: QueryContext) throws -> String {
         if try context.models.scanOrdinal(given) != nil { return given }
         guard given.count >= minimumLength else {
-            throw QueryError.refused("no such scan \"\(given)\" (a short scan id needs at least \(minimumLength) characters)")
+            throw QueryError.refused("no such scan \"\(escapedForMessage(given, quotes: true))\" (a short scan id needs at least \(minimumLength) characters)")
         }
         let found = try context.models.scanIds(prefix: given, limit: listed + 1)
         switch found.count {
-        case 0: throw QueryError.refused("no such scan \"\(given)\"")
+        case 0: throw QueryError.refused("no such scan \"\(escapedForMessage(given, quotes: true))\"")
         case 1: return found[0]
         default:
             let more = found.count > listed ? ", …" : ""

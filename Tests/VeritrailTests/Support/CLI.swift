@@ -141,6 +141,8 @@ enum TempDir {
     static let root: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("veritrail-tests-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // What a test left (stdin files live as long as the process) goes with the process.
+        atexit { try? FileManager.default.removeItem(at: TempDir.root) }
         return url
     }()
 
