@@ -36,7 +36,7 @@ extension VeritrailStore {
     /// A credential for a new passcode, with this store's pepper (its key first moved out of LMDB, for a
     /// store made before version 2), salted for the event `eventID` when the write has an id.
     func credential(for passcode: String, eventID: String? = nil) throws(VeritrailError) -> Credential {
-        try Gatekeeper.checkForm(passcode)
+        try Gatekeeper.checkForm(passcode)  // before the pepper, which a store of version 1 moves out of LMDB first
         return try Gatekeeper.credential(for: passcode, pepper: try VeritrailError.catching { try store.pepperForNewCredential() },
                                          eventID: eventID)
     }

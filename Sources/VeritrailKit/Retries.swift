@@ -12,8 +12,8 @@ extension VeritrailStore {
     /// runs, and is a no-op; a retry with another passcode builds other data under the id, which the log
     /// refuses.
     func credential(for passcode: String, retrying options: WriteOptions, index: Int) throws(VeritrailError) -> Credential {
-        try Gatekeeper.checkForm(passcode)
         guard let eventID = options.eventID else { return try credential(for: passcode) }
+        try Gatekeeper.checkForm(passcode)  // before the id's length: the passcode is what the person gave
         return try credential(for: passcode, eventID: try Gatekeeper.id(eventID, index))
     }
 

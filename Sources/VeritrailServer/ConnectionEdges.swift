@@ -9,7 +9,8 @@ import VeritrailKit
 /// - A request that does not keep its connection (HTTP/1.0 without `Connection: keep-alive`, or `Connection: close`
 ///   in any case and beside other tokens) ends it once answered, with `Connection: close` (RFC 9112 §9.3, §9.6).
 ///   Hummingbird closes only on the exact value `close`, so an HTTP/1.0 client, which reads its answer to the end
-///   of the connection, waited for the 60 s idle timeout.
+///   of the connection, waited for the 60 s idle timeout. An HTTP/1.0 request is answered in HTTP/1.0, without
+///   chunks: a body of unknown length (a stream) ends with the connection.
 /// - A request NIO's parser refuses (a control character in a header, a request line that is not HTTP, a length and a
 ///   chunked coding together) is answered with a problem of server.md §7 (400, exit 64), and the connection closed.
 ///   Hummingbird answered a bare 400 without a body. Requests before it on the connection are answered first. A
@@ -22,15 +23,14 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// What each request read and not yet answered asked of its connection, oldest first (answers go out in the
     /// order the requests came, pipelined or not).
-    private var asked: [Persistence] = []
+    private var asked: [Asked] = []
 
-    private enum Persistence {
-        /// Keep it open: HTTP/1.1's default.
-        case kept
-        /// HTTP/1.0 with `Connection: keep-alive`: kept, and the answer says so, as HTTP/1.0 does not assume it.
-        case keptOnRequest
-        /// End it after the answer.
-        case closed
+    private struct Asked {
+        /// An HTTP/1.0 request: its answer says `HTTP/1.0`, so that NIO's encoder never frames a body of unknown
+        /// length in chunks, which HTTP/1.0 does not know (RFC 9112 §7.1); such a body then ends with the connection.
+        var http10: Bool
+        /// The connection ends after the answer.
+        var close: Bool
     }
 
     /// A request's head was read and its end not yet: a parse error now is its body's.
@@ -43,9 +43,9 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = part { reading = false }
         if case .head(var head) = part {
             reading = true
-            let persistence: Persistence = !head.isKeepAlive ? .closed : head.version == .http1_0 ? .keptOnRequest : .kept
-            asked.append(persistence)
-            if persistence == .closed {
+            let request = Asked(http10: head.version == .http1_0, close: !head.isKeepAlive)
+            asked.append(request)
+            if request.close {
                 // Hummingbird ends the connection after the answer only on this exact header.
                 head.headers.replaceOrAdd(name: "Connection", value: "close")
                 part = .head(head)
@@ -55,22 +55,36 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        var part = unwrapOutboundIn(data)
+        let part = unwrapOutboundIn(data)
         switch part {
-        case .head(var head) where asked.first == .closed:
-            head.headers.replaceOrAdd(name: "Connection", value: "close")
-            part = .head(head)
-        case .head(var head) where asked.first == .keptOnRequest:
-            head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
-            part = .head(head)
+        case .head(var head):
+            if var request = asked.first, request.http10 {
+                head.version = .http1_0
+                // A body of unknown length is delimited by the end of the connection.
+                if !request.close && !head.headers.contains(name: "Content-Length") {
+                    request.close = true
+                    asked[0] = request
+                }
+                if !request.close { head.headers.replaceOrAdd(name: "Connection", value: "keep-alive") }
+            }
+            if asked.first?.close == true { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
-            if !asked.isEmpty { asked.removeFirst() }
-        default:
-            break
-        }
-        context.write(wrapOutboundOut(part), promise: promise)
-        if case .end = part, asked.isEmpty, let unparsed {
-            refuse(unparsed, context: context)
+            let answered = asked.isEmpty ? nil : asked.removeFirst()
+            guard answered?.close == true else {
+                context.write(data, promise: promise)
+                if asked.isEmpty, let unparsed { refuse(unparsed, context: context) }
+                return
+            }
+            // Hummingbird ends a connection whose request said `close`; one that ends only for its answer's sake
+            // is ended here, once the answer is out.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            context.write(data, promise: written)
+        case .body:
+            context.write(data, promise: promise)
         }
     }
 
@@ -86,7 +100,7 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func refuse(_ parse: HTTPParserError, context: ChannelHandlerContext) {
         unparsed = nil
-        asked.append(.closed)
+        asked.append(Asked(http10: false, close: true))
         let problem = Problem.badRequest("the request could not be read as HTTP/1.1 (\(parse)): check its request line, "
                                          + "its headers (no control characters) and how its body is framed")
         let body = Responses.problemBody(problem)
