@@ -36,28 +36,41 @@ def writer(server, user, prefix, count, acked, stop=None):
             assert r.status_code in (200, 503), r.text
 
 
-def test_the_same_passcode_set_sent_at_once_under_one_key_is_written_once(server):
-    """Four identical `PUT …/passcode` under one Idempotency-Key at once: each hashes the passcode while the
-    others do, so each must build the very event the first wrote (its salt drawn from the key) for the rest to
-    be retries (200) rather than other data under the key (409)."""
-    admin = server.sign_in("admin")
-    barrier = threading.Barrier(4)
-    statuses = []
+def at_once(count, send):
+    """`send()` from `count` threads let go together; the statuses and bodies of their answers."""
+    barrier = threading.Barrier(count)
+    answers = []
 
-    def put():
+    def one():
         barrier.wait()
-        r = requests.put(server.url + "/v1/accounts/bret/passcode", json={"passcode": "86420"},
-                         headers={"Authorization": "Bearer " + admin, "Idempotency-Key": "pc-race-1"}, timeout=60)
-        statuses.append((r.status_code, r.text))
+        r = send()
+        answers.append((r.status_code, r.text))
 
-    threads = [threading.Thread(target=put) for _ in range(4)]
+    threads = [threading.Thread(target=one) for _ in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(s for s, _ in statuses)[-1] <= 201 and any(s == 201 for s, _ in statuses), statuses
-    assert [e["id"] for e in exported(server.store)].count("pc-race-1") == 1
-    assert server.sign_in("bret", "86420")
+    return answers
+
+
+def test_the_same_passcode_set_sent_at_once_under_one_key_is_written_once(server):
+    """Four identical `PUT …/passcode` under one Idempotency-Key at once, then four identical self-registrations:
+    each hashes the passcode while the others do, so each must build the very events the first wrote (the salt
+    drawn from the key) for the rest to be retries (200) rather than other data under the key (409)."""
+    admin = server.sign_in("admin")
+    answers = at_once(4, lambda: requests.put(server.url + "/v1/accounts/bret/passcode", json={"passcode": "86420"},
+                                              headers={"Authorization": "Bearer " + admin, "Idempotency-Key": "pc-race-1"},
+                                              timeout=60))
+    assert max(s for s, _ in answers) <= 201 and any(s == 201 for s, _ in answers), answers
+    newcomer = {"username": "racer", "name": "Race R", "email": "racer@example.org", "passcode": "97531",
+                "address": {"street": "1 Main St", "city": "Lyon", "zipcode": "69001"}}
+    answers = at_once(4, lambda: requests.post(server.url + "/v1/accounts", json=newcomer,
+                                               headers={"Idempotency-Key": "reg-race-1"}, timeout=60))
+    assert max(s for s, _ in answers) <= 201 and any(s == 201 for s, _ in answers), answers
+    ids = [e["id"] for e in exported(server.store)]
+    assert ids.count("pc-race-1") == 1 and ids.count("reg-race-1") == 1 and ids.count("reg-race-1.2") == 1
+    assert server.sign_in("bret", "86420") and server.sign_in("racer", "97531")
 
 
 def exported(store):
