@@ -83,6 +83,22 @@ public final class ProofStore: @unchecked Sendable {
         return secrets
     }
 
+    /// For `log verify`: the secrets file, when there is one, is readable and belongs to the store's identity
+    /// (`identity.owns`), so that a store called ok also signs and checks passcodes. Otherwise a `StoreError`,
+    /// which says that either side may be the damaged one: a flipped byte of the data's record of the key (the
+    /// table `meta`, which no other check covers) looks like another store's secrets. A store without the file
+    /// (an auditor's copy) is not checked.
+    public func checkSecretsAgree(with identity: StoreIdentity) throws {
+        guard try secretsFile.load() != nil else { return }
+        do {
+            _ = try secrets(for: identity)
+        } catch let error as StoreError {
+            throw StoreError("the store's data and its secrets file do not agree (\(error.message)); if the file is the "
+                             + "store's own, the data's record of its key (the table meta) is damaged: restore the store "
+                             + "from a backup or an export")
+        }
+    }
+
     /// The store's identity for a write, and its secrets: made for a store that has none (a new store, or
     /// one made before proofs existed: the secrets file there is taken, else one is written, or kept for
     /// the new store's publication), moved out of

@@ -27,7 +27,8 @@ extension VeritrailStore {
     /// Meanwhile every database of the store is walked page by page (`Store.auditPages`: the log's, the
     /// tree's, LMDB's own, and every read model's), so that a store called ok answers every read and takes
     /// every write: damage there is a damaged store (`.storeFailure`, exit 74), whose message says what to do
-    /// (`rebuild` when only read models are damaged, since they are made from the log). A broken log is
+    /// (`rebuild` when only read models are damaged, since they are made from the log), and so is a secrets
+    /// file that does not agree with the data (`ProofStore.checkSecretsAgree`). A broken log is
     /// reported first: its answer names the first bad seq. The audit is the first job of the sweep's two
     /// threads (`CheckpointCheck`); with `asOf`, whose check of the chain has two threads of its own, it has a
     /// third.
@@ -45,8 +46,12 @@ extension VeritrailStore {
             } else {
                 outcome = try CheckpointCheck.verify(store.log, proofs: store.proofs, digest: given, beside: { audit.run() })
             }
-            guard case .ok = outcome, let damage = try audit.damage() else { return outcome }
-            throw StoreError(damage.description)
+            guard case .ok = outcome else { return outcome }
+            if let damage = try audit.damage() { throw StoreError(damage.description) }
+            if asOf == nil, let identity = try store.read({ reader, _ in try store.proofs.identity(reader.transaction) }) {
+                try store.proofs.checkSecretsAgree(with: identity)
+            }
+            return outcome
         } }
     }
 

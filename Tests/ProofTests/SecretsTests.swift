@@ -118,6 +118,9 @@ struct SecretsTests {
         #expect(try Self.initStore(fixture, store: other).exit == 0)
         let wrong = try run(fixture.binary, ["search", "y", "--as", "ada", "--secrets", other + "/secrets", "--store", fixture.store])
         #expect(wrong.exit == 74 && wrong.stderr.contains("is not this store's"), "\(wrong.stderr)")
+        // `log verify` compares them too: a store it calls ok signs and checks passcodes.
+        let verified = try run(fixture.binary, ["log", "verify", "--secrets", other + "/secrets", "--store", fixture.store])
+        #expect(verified.exit == 74 && verified.stderr.contains("do not agree"), "\(verified.stderr)")
     }
 
     @Test func initWithSecretsElsewhereLeavesNoneBesideTheData() throws {

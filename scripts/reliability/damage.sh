@@ -5,7 +5,8 @@
 #   - `import -` of an endless stream keeps its spool in TMPDIR, bounded, and refuses it (defect 10);
 #   - flipped branch keys of the log's B-tree are found by `log verify` (defect 12);
 #   - bytes flipped at meta, branch and leaf pages: no crash, no hang, no filled disk, and no store that
-#     `log verify` calls ok and that then fails a read (FLIPS_PER_KIND, default 35 × TRIALS, per kind).
+#     `log verify` calls ok and that then fails a read (FLIPS_PER_KIND, default 35 × TRIALS, per kind);
+#   - a flipped byte of the data's record of its key (the table meta) fails `log verify`.
 
 pages=$here/scripts/reliability/lmdb_pages.py
 # The offset of the current meta page (the one with the larger txnid) of a data file.
@@ -98,6 +99,22 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=512m tmpfs "$campaign" 2>/dev/nu
 else
   skip "the flip campaign needs root for a tmpfs of its own"
 fi
+
+section "a flipped byte of the data's record of its key (the table meta)"
+# What the flip campaign once found: a byte of `pepper-id` flipped in place. Nothing but the secrets file can
+# tell, so `log verify` compares them, as every write does, rather than call a store ok that then signs nothing.
+s=$work/meta-key; cp -r "$work/base" "$s"
+mdb_dump -s meta "$s" | python3 -c '
+import sys
+lines = sys.stdin.read().split("\n")
+at = lines.index(" " + b"pepper-id".hex()) + 1
+lines[at] = " " + format(int(lines[at][1:3], 16) ^ 0x10, "02x") + lines[at][3:]
+print("\n".join(lines), end="")' | mdb_load -s meta "$s" 2>/dev/null
+out=$(vt log verify --store "$s" 2>&1); code=$?
+check "log verify: 74 (got $code), saying the data and the secrets do not agree and naming the table meta" \
+  bash -c "[ '$code' = 74 ] && grep -q 'do not agree' <<<\"\$1\" && grep -q 'table meta' <<<\"\$1\"" _ "$out"
+out=$(vt log verify --store "$work/base" 2>&1); code=$?
+check "the same store unflipped verifies (exit $code)" test "$code" = 0
 
 section "a data file that is not a store's, or is gone"
 s=$work/empty; cp -r "$work/base" "$s"; : > "$s/data.mdb"
