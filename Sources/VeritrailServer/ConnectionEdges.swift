@@ -76,8 +76,8 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
                 if asked.isEmpty, let unparsed { refuse(unparsed, context: context) }
                 return
             }
-            // Hummingbird ends a connection whose request said `close`; one that ends only for its answer's sake
-            // is ended here, once the answer is out.
+            // Ended here once the answer is out: Hummingbird ends it too when the request said `close`, but not
+            // when only the answer needs it (an HTTP/1.0 body of unknown length).
             let written = context.eventLoop.makePromise(of: Void.self)
             written.futureResult.cascade(to: promise)
             let channel = context.channel
