@@ -159,18 +159,31 @@ else
   skip "kills inside the commit: strace is not installed"
 fi
 
-# How many events of type $3 by $2 the log of store $1 holds after the third wrong passcode that locked $2 out.
+# How many events of type $3 by $2 the log of store $1 holds while $2 is locked out, the lock followed as
+# projections.md §3 keeps it: three wrong passcodes in a row lock for 60 s; a right one or a new passcode
+# before the third starts the count again (a wrong try, then the right one, then two wrong: not locked).
 after_lock() {
   vt export --store "$1" | python3 -c '
 import json, sys
+from datetime import datetime
 user, kind = sys.argv[1], sys.argv[2]
-denied, late = 0, 0
+failures, locked_until, late = 0, None, 0
 for line in sys.stdin:
     e = json.loads(line)
-    if e["type"] == "passcode.attempted" and e["data"]["username"] == user and e["data"]["outcome"] == "denied":
-        denied += 1
-    elif denied >= 3 and e["type"] == kind and e["actor"] == user:
+    t = datetime.fromisoformat(e["at"].replace("Z", "+00:00")).timestamp()
+    if locked_until is not None and t >= locked_until:
+        failures, locked_until = 0, None
+    mine = e["data"].get("username") == user
+    if locked_until is not None and e["type"] == kind and e["actor"] == user:
         late += 1
+    elif e["type"] == "passcode.set" and mine:
+        failures, locked_until = 0, None
+    elif e["type"] == "passcode.attempted" and mine and e["data"]["outcome"] == "granted":
+        failures = 0
+    elif e["type"] == "passcode.attempted" and mine and e["data"]["outcome"] == "denied":
+        failures += 1
+        if failures == 3:
+            locked_until = t + 60
 print(late)' "$2" "$3"
 }
 
