@@ -110,6 +110,13 @@ def test_writes_on_the_real_clock_verify(store):
         for i in range(5):
             r = real.post("/v1/scans", token, json={"code": f"rc-{i}", "productName": "P", "category": "Toys", "result": "authentic"})
             assert r.status_code == 201, r.text
+        # A passcode set under a key (its salt drawn from the key), and its retry: written once.
+        admin = real.sign_in("admin")
+        for status in (201, 200):
+            r = real.request("PUT", "/v1/accounts/kwan/passcode", admin, json={"passcode": "97531"},
+                             headers={"Idempotency-Key": "rc-passcode"})
+            assert r.status_code == status, r.text
+        assert real.sign_in("kwan", "97531")
     finally:
         real.stop()
     assert cli("log", "verify", store=store, now=None).returncode == 0
