@@ -6,11 +6,13 @@ import Projections
 /// The passcode gate as the library meets it (cli.md §5): the engine decides, inside the write transaction,
 /// whether an actor may act (`Store.appendGated`) and what an attempt records (`Store.attemptPasscode`).
 enum Gatekeeper {
-    /// A credential for a new passcode, peppered with `pepper` (`pbkdf2-sha256-hmac`); `.badPasscode`
-    /// unless it is 4–8 digits.
-    static func credential(for passcode: String, pepper: [UInt8], eventID: String? = nil) throws(VeritrailError) -> Credential {
+    /// A credential for a new passcode, peppered with `pepper` (`pbkdf2-sha256-hmac`) and salted for the event
+    /// `eventID` when the write has an id; `.badPasscode` unless it is 4–8 digits, checked before the pepper is
+    /// asked for (a store of version 1 moves its key out of LMDB to give it).
+    static func credential(for passcode: String, pepper: () throws -> [UInt8],
+                           eventID: String? = nil) throws(VeritrailError) -> Credential {
         try checkForm(passcode)
-        return try VeritrailError.catching { try Passcodes.credential(for: passcode, pepper: pepper, eventID: eventID) }
+        return try VeritrailError.catching { try Passcodes.credential(for: passcode, pepper: try pepper(), eventID: eventID) }
     }
 
     /// Refuses a new passcode that is not 4–8 digits, the one place every caller's new passcode is checked.
@@ -33,14 +35,6 @@ enum Gatekeeper {
 }
 
 extension VeritrailStore {
-    /// A credential for a new passcode, with this store's pepper (its key first moved out of LMDB, for a
-    /// store made before version 2), salted for the event `eventID` when the write has an id.
-    func credential(for passcode: String, eventID: String? = nil) throws(VeritrailError) -> Credential {
-        try Gatekeeper.checkForm(passcode)  // before the pepper, which a store of version 1 moves out of LMDB first
-        return try Gatekeeper.credential(for: passcode, pepper: try VeritrailError.catching { try store.pepperForNewCredential() },
-                                         eventID: eventID)
-    }
-
     /// Checks `passcode` for `actor` and records the attempt in a transaction of its own: `locked` without
     /// checking while locked out, else `granted` or `denied`. Throws `.notAllowed` unless granted (with the
     /// lockout's seconds when the attempt locked the account or found it locked). A credential made with

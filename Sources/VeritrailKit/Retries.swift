@@ -12,9 +12,10 @@ extension VeritrailStore {
     /// runs, and is a no-op; a retry with another passcode builds other data under the id, which the log
     /// refuses.
     func credential(for passcode: String, retrying options: WriteOptions, index: Int) throws(VeritrailError) -> Credential {
-        guard let eventID = options.eventID else { return try credential(for: passcode) }
-        try Gatekeeper.checkForm(passcode)  // before the id's length: the passcode is what the person gave
-        return try credential(for: passcode, eventID: try Gatekeeper.id(eventID, index))
+        var id: String?
+        if let eventID = options.eventID { id = try Gatekeeper.id(eventID, index) }
+        // The store's pepper, its key first moved out of LMDB for a store made before version 2.
+        return try Gatekeeper.credential(for: passcode, pepper: { try store.pepperForNewCredential() }, eventID: id)
     }
 
     /// Whether the log holds an event under `eventID`: a write given that id is a retry, whose checks ran

@@ -104,7 +104,7 @@ public final class VeritrailStore: @unchecked Sendable {
         let newSecrets = try VeritrailError.catching {
             try SecretsFile(path: secrets ?? SecretsFile(storeDirectory: directory).path).load() ?? StoreSecrets.generate()
         }
-        let credential = try Gatekeeper.credential(for: passcode, pepper: newSecrets.pepper)
+        let credential = try Gatekeeper.credential(for: passcode, pepper: { newSecrets.pepper })
         let made: LogHead? = try VeritrailError.catching {
             let passcodeSet = try EventData.event(.passcodeSet, actor: "system", at: at, EventData.passcode(admin, credential))
             return try Store.create(directory: directory, origin: origin, secrets: secrets, newSecrets: newSecrets) { appender in

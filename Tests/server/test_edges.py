@@ -1,12 +1,27 @@
 """The edges of server.md §3, §4 and §7 that a black-box probe of the server found wrong: times and
 values in the command line's forms, a long Idempotency-Key, an unknown user in a write's route, a body
-whose framing is broken, 405's Allow and HEAD's Content-Length. Every refusal writes nothing."""
+whose framing is broken, 405's Allow and HEAD's Content-Length, the edges of a connection (HTTP/1.0,
+`Connection: close`, a request that is not HTTP), a long path named by its start. Every refusal writes nothing."""
 import json
 import socket
 
 from conftest import cli
 from test_basics import is_problem
 from test_writes import head
+
+
+def exchange(server, request, timeout=5):
+    """Sends raw bytes; returns what came back before the server closed the connection, and whether it did
+    within `timeout` seconds."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=timeout) as s:
+        s.sendall(request)
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except socket.timeout:
+            return answer, False
+    return answer, True
 
 
 def test_times_and_values_are_taken_in_the_command_lines_forms(server):
@@ -73,15 +88,8 @@ def test_an_unknown_user_in_a_writes_route_is_404(server):
 def test_a_body_whose_framing_is_broken_is_400_and_writes_nothing(server):
     ines = server.sign_in("ines")
     before = head(server.store)
-    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
-        s.sendall(b"POST /v1/scans HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ines.encode()
-                  + b"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
-        answer = b""
-        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            answer += chunk
+    answer, _ = exchange(server, b"POST /v1/scans HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ines.encode()
+                         + b"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
     status_line, _, rest = answer.partition(b"\r\n")
     assert status_line.startswith(b"HTTP/1.1 400"), answer
     problem = json.loads(rest.partition(b"\r\n\r\n")[2])
@@ -159,20 +167,6 @@ def test_a_data_file_cut_while_serving_is_503_not_the_end_of_the_server(server):
         assert "was cut while the store was open" in body["detail"], body
     assert server.process.poll() is None
     assert os.path.getsize(data) == 16384
-
-
-def exchange(server, request, timeout=5):
-    """Sends raw bytes; returns what came back before the server closed the connection, and whether it did
-    within `timeout` seconds."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=timeout) as s:
-        s.sendall(request)
-        answer = b""
-        try:
-            while chunk := s.recv(65536):
-                answer += chunk
-        except socket.timeout:
-            return answer, False
-    return answer, True
 
 
 def test_a_connection_the_request_does_not_keep_ends_with_its_answer(server):
