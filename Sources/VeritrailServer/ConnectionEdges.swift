@@ -14,7 +14,8 @@ import VeritrailKit
 /// - A request NIO's parser refuses (a control character in a header, a request line that is not HTTP, a length and a
 ///   chunked coding together) is answered with a problem of server.md §7 (400, exit 64), and the connection closed.
 ///   Hummingbird answered a bare 400 without a body. Requests before it on the connection are answered first. A
-///   parse error in a request's body goes on to Hummingbird, whose route reading the body refuses it as a problem.
+///   parse error in a request's body goes on to Hummingbird, whose route reading the body refuses it as a problem;
+///   that answer says `Connection: close`, since nothing after it on the connection can be read.
 final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -90,6 +91,8 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parse = error as? HTTPParserError, !reading else {
+            // A body NIO could not frame ends its connection once refused, and the refusal says so.
+            if error is HTTPParserError, !asked.isEmpty { asked[asked.count - 1].close = true }
             context.fireErrorCaught(error)
             return
         }

@@ -88,10 +88,13 @@ def test_an_unknown_user_in_a_writes_route_is_404(server):
 def test_a_body_whose_framing_is_broken_is_400_and_writes_nothing(server):
     ines = server.sign_in("ines")
     before = head(server.store)
-    answer, _ = exchange(server, b"POST /v1/scans HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ines.encode()
-                         + b"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+    answer, closed = exchange(server, b"POST /v1/scans HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ines.encode()
+                              + b"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
     status_line, _, rest = answer.partition(b"\r\n")
     assert status_line.startswith(b"HTTP/1.1 400"), answer
+    # Nothing after the broken body can be read: the answer says the connection ends, and it does.
+    headers = b"\r\n" + rest.partition(b"\r\n\r\n")[0].lower() + b"\r\n"
+    assert closed and b"\r\nconnection: close\r\n" in headers, answer
     problem = json.loads(rest.partition(b"\r\n\r\n")[2])
     assert problem["exitCode"] == 64 and "HTTP/1.1" in problem["detail"]
     assert head(server.store) == before
