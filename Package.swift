@@ -9,6 +9,8 @@ import PackageDescription
 //                environment, the allocator's settings (arenas, large blocks); each call's return code and errno
 //                become a thrown `SystemError` in one place
 //   CLMDB        the C boundary: LMDB as Debian's liblmdb-dev ships it
+//   CLMDBGuard   LMDB's calls that walk pages, made so that LMDB's assertion handler can return from them with an
+//                error instead of aborting (a page a cut data file no longer has, mended with zeros: `MapFaults`)
 //   LMDB         a thin Swift wrapper: environments, transactions, databases, cursors, typed errors, and when
 //                mapped pages are let go (`PageRelease`)
 //   StrictJSON   the interchange form: a strict JSON parser and the RFC 8785 canonical writer
@@ -83,7 +85,8 @@ let package = Package(
         // Linux calls Glibc's Swift module can not make (`userfaultfd`, its ioctl numbers).
         .systemLibrary(name: "CLinux"),
         .target(name: "SystemCalls", dependencies: ["CMalloc", "CLinux"], swiftSettings: strict),
-        .target(name: "LMDB", dependencies: ["CLMDB", "SystemCalls"], swiftSettings: optimized),
+        .target(name: "CLMDBGuard", dependencies: ["CLMDB"]),
+        .target(name: "LMDB", dependencies: ["CLMDB", "CLMDBGuard", "SystemCalls"], swiftSettings: optimized),
         .target(name: "StrictJSON", swiftSettings: optimized),
         // SHA-256 with the x86-64 SHA extensions, called straight from `log verify`'s hashes (swift-crypto otherwise).
         .target(name: "CSHA256"),

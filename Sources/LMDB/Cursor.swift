@@ -1,4 +1,5 @@
 internal import CLMDB
+internal import CLMDBGuard
 
 /// A position in one database of a transaction, for ordered scans and seeks.
 ///
@@ -38,7 +39,7 @@ public final class Cursor {
         _ = try transaction.live
         var foundKey = key.map(MDB_val.init) ?? MDB_val()
         var foundValue = MDB_val()
-        let code = mdb_cursor_get(handle, &foundKey, &foundValue, operation)
+        let code = vt_mdb_cursor_get(handle, &foundKey, &foundValue, operation)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
         transaction.noteRead(foundValue.buffer)
@@ -126,7 +127,7 @@ public final class Cursor {
         _ = try transaction.live
         var key = MDB_val(key)
         var value = MDB_val(value)
-        try transaction.checkWrite(mdb_cursor_put(handle, &key, &value, flags.rawValue))
+        try transaction.checkWrite(vt_mdb_cursor_put(handle, &key, &value, flags.rawValue))
     }
 
     /// Deletes the entry at the cursor. A following `next()` returns the entry
@@ -135,7 +136,7 @@ public final class Cursor {
     /// The corresponding C function is `mdb_cursor_del`.
     public func delete() throws(LMDBError) {
         _ = try transaction.live
-        try transaction.checkWrite(mdb_cursor_del(handle, 0))
+        try transaction.checkWrite(vt_mdb_cursor_del(handle, 0))
     }
 }
 

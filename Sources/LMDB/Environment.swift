@@ -1,4 +1,5 @@
 internal import CLMDB
+internal import CLMDBGuard
 public import SystemCalls
 
 /// An LMDB environment: one memory-mapped file holding any number of named databases.
@@ -78,6 +79,9 @@ public final class Environment: @unchecked Sendable {
         self.path = path
         self.dataFile = dataFile
         maxKeySize = Int(mdb_env_get_maxkeysize(handle))
+        var stat = MDB_stat()
+        pageSize = mdb_env_stat(handle, &stat) == 0 ? Int(stat.ms_psize) : 0
+        faultSlot = MapFaults.claimSlot()
         MapFaults.opened(path)
         // Slots of readers that were killed stay taken until someone clears them; with enough of them every
         // transaction fails with `MDB_READERS_FULL`.
@@ -88,7 +92,15 @@ public final class Environment: @unchecked Sendable {
     deinit {
         mdb_env_close(handle)
         faultAroundOff?.close()
+        if let faultSlot { MapFaults.releaseSlot(faultSlot) }
     }
+
+    /// LMDB's page size (the system's).
+    private let pageSize: Int
+
+    /// Where `MapFaults` finds this environment's map, to mend a page the data file no longer has (nil: every
+    /// slot was taken, and such a fault ends the process). Marked from then on: see `attempt`.
+    private let faultSlot: Int?
 
     /// The current size of the memory map in bytes; grows as `write` needs.
     ///
@@ -315,7 +327,7 @@ public final class Environment: @unchecked Sendable {
         guard mdb_cursor_open(txn, 1, &cursor) == 0, let cursor else { return nil }
         defer { mdb_cursor_close(cursor) }
         var key = MDB_val(), value = MDB_val()
-        guard mdb_cursor_get(cursor, &key, &value, MDB_FIRST) == 0 else { return nil }
+        guard vt_mdb_cursor_get(cursor, &key, &value, MDB_FIRST) == 0 else { return nil }
         return UnsafeRawPointer(key.mv_data)
     }
 
@@ -343,6 +355,8 @@ public final class Environment: @unchecked Sendable {
     private func run<R>(readOnly: Bool, exclusive: Bool, paged: Bool = false, touchedPagesOnly: Bool = false,
                         _ body: (Transaction) throws -> R) throws -> R {
         var clearedReaders = false
+        // Before the file is allocated again: a map that lost a page is not the file's.
+        try checkNoPageLost()
         for _ in 0..<Environment.maxAttempts {
             if !readOnly && reservedBytes < mapSize { try reserveFileSpace() }
             let outcome: Attempt<R>
@@ -553,7 +567,7 @@ public final class Environment: @unchecked Sendable {
     /// Refuses (`DamagedMetaPage`) a transaction on a data file cut shorter than the pages its meta page names:
     /// another program truncated it while the store was open, and the first read past its end would kill this
     /// process with SIGBUS (a server, with every request it was answering). Checked as each transaction
-    /// begins, a `fstat` (a cut during a transaction still ends the process).
+    /// begins, a `fstat`; a cut during a transaction is met by `MapFaults` (`MapPageLost`).
     ///
     /// The corresponding C functions are `mdb_env_info`, `mdb_env_stat`, `mdb_env_get_fd` and `fstat`.
     private func checkFileCoversPages() throws(DamagedMetaPage) {
@@ -568,6 +582,23 @@ public final class Environment: @unchecked Sendable {
                               + "(the file was cut while the store was open)")
     }
 
+    /// Tells `MapFaults` where the map lies while transaction `txn` keeps it there (it moves only when resized,
+    /// between transactions), so that a page the data file no longer has is mended instead of ending the
+    /// process; refuses the transaction (`MapPageLost`) once a page of this map was: the map is not the file's.
+    private func watchMap(_ txn: OpaquePointer) throws(MapPageLost) {
+        guard let faultSlot else { return }
+        try checkNoPageLost()
+        guard let bounds = mapBounds(txn), pageSize > 0 else { return }
+        MapFaults.watch(faultSlot, start: bounds.start, end: bounds.end, pageSize: pageSize)
+    }
+
+    /// Refuses what a transaction did once a page of the map was mended (`MapFaults`): it may have read the
+    /// mended zeros, or written where the file no longer is.
+    private func checkNoPageLost() throws(MapPageLost) {
+        guard let faultSlot, MapFaults.lostPage(faultSlot) else { return }
+        throw MapPageLost(path: dataFile)
+    }
+
     /// Begins a transaction, runs `body`, then commits, or aborts if `body` throws or asked to roll back.
     private func attempt<R>(readOnly: Bool, paged: Bool, touchedPagesOnly: Bool,
                             _ body: (Transaction) throws -> R) throws -> Attempt<R> {
@@ -579,6 +610,7 @@ public final class Environment: @unchecked Sendable {
         guard let begun else { throw LMDBError.badTransaction }
         do {
             try checkFileCoversPages()
+            try watchMap(begun)
         } catch {
             mdb_txn_abort(begun)
             throw error
@@ -594,8 +626,10 @@ public final class Environment: @unchecked Sendable {
         let result: R
         do {
             result = try body(transaction)
+            try checkNoPageLost()
         } catch {
             transaction.abort()
+            try checkNoPageLost()
             if transaction.ranOutOfMap { return grow(transaction) }
             throw error
         }
@@ -612,10 +646,13 @@ public final class Environment: @unchecked Sendable {
         do {
             try transaction.commit()
         } catch {
+            try checkNoPageLost()
             if transaction.ranOutOfMap { return grow(transaction) }
             // The data may be in the map, and its meta page too, when only a flush failed.
             throw CommitFailed(underlying: error)
         }
+        // A page lost while committing: what the commit wrote there is not in the file.
+        try checkNoPageLost()
         return .finished(result)
     }
 }

@@ -39,3 +39,17 @@ public struct DamagedMetaPage: Error, CustomStringConvertible {
         "the data file \(path) is damaged: its meta page \(reason); restore the store from a backup or an export"
     }
 }
+
+/// A transaction that read or wrote a page of the map that the data file no longer had: another program cut the
+/// file shorter while the store was open, or its disk failed (`MapFaults`). Nothing the transaction made was kept,
+/// and every later transaction of the environment is refused too, since its map no longer shows the file.
+public struct MapPageLost: Error, CustomStringConvertible {
+    /// The data file.
+    public let path: String
+
+    public var description: String {
+        "the data file \(path) could not be read: a page of it is gone (the file was cut while the store was open, or "
+            + "its disk failed); nothing more was done: restore the store from a backup or an export, then open it again "
+            + "(restart the server)"
+    }
+}

@@ -1,4 +1,5 @@
 internal import CLMDB
+internal import CLMDBGuard
 internal import SystemCalls
 
 /// A transaction: a consistent snapshot to read from and, unless read-only,
@@ -137,7 +138,7 @@ public final class Transaction {
         guard canHoldKey(key.count) else { return nil }
         var key = MDB_val(key)
         var value = MDB_val()
-        let code = mdb_get(try live, db.dbi, &key, &value)
+        let code = vt_mdb_get(try live, db.dbi, &key, &value)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
         noteRead(value.buffer)
@@ -187,7 +188,7 @@ public final class Transaction {
     public func put(_ db: Database, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: WriteFlags = []) throws(LMDBError) {
         var key = MDB_val(key)
         var value = MDB_val(value)
-        try checkWrite(mdb_put(try live, db.dbi, &key, &value, flags.rawValue))
+        try checkWrite(vt_mdb_put(try live, db.dbi, &key, &value, flags.rawValue))
     }
 
     /// Stores `value` under `key`; see `put(_:_:_:flags:)`.
@@ -255,7 +256,7 @@ public final class Transaction {
     public func reserve(_ db: Database, _ key: UnsafeRawBufferPointer, count: Int, flags: WriteFlags = []) throws(LMDBError) -> UnsafeMutableRawBufferPointer {
         var key = MDB_val(key)
         var value = MDB_val(mv_size: count, mv_data: nil)
-        try checkWrite(mdb_put(try live, db.dbi, &key, &value, flags.rawValue | UInt32(MDB_RESERVE)))
+        try checkWrite(vt_mdb_put(try live, db.dbi, &key, &value, flags.rawValue | UInt32(MDB_RESERVE)))
         // The pager hears how far into the map the transaction writes, every `PageRelease.pagerStep` bytes (tested
         // first: the pager is shared with its thread, and even taking a reference to it costs).
         let end = UInt(bitPattern: value.mv_data) + UInt(value.mv_size)
@@ -277,9 +278,9 @@ public final class Transaction {
         let code: Int32
         if let value {
             var value = MDB_val(value)
-            code = mdb_del(txn, db.dbi, &key, &value)
+            code = vt_mdb_del(txn, db.dbi, &key, &value)
         } else {
-            code = mdb_del(txn, db.dbi, &key, nil)
+            code = vt_mdb_del(txn, db.dbi, &key, nil)
         }
         if code == MDB_NOTFOUND { return false }
         try checkWrite(code)
@@ -298,7 +299,7 @@ public final class Transaction {
     ///
     /// The corresponding C function is `mdb_drop` with `del` = 0.
     public func drop(_ db: Database) throws(LMDBError) {
-        try checkWrite(mdb_drop(try live, db.dbi, 0))
+        try checkWrite(vt_mdb_drop(try live, db.dbi, 0))
     }
 
     /// The number of entries in `db` as this transaction sees it. LMDB keeps

@@ -57,6 +57,18 @@ public enum MemoryMap {
         _ = munmap(UnsafeMutableRawPointer(mutating: base), map.count)
     }
 
+    /// Puts fresh zero-filled memory, readable and writable and of this process alone, in place of the `count`
+    /// bytes at `start` (whole pages of a map): what `LMDB.MapFaults` puts where a data file cut shorter under its
+    /// map no longer has pages. False when the kernel refuses. Async-signal-safe.
+    ///
+    /// The corresponding C function is `mmap` with `MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS`.
+    @inlinable @inline(__always)
+    public static func replaceWithZeros(_ start: UInt, count: Int) -> Bool {
+        guard let address = UnsafeMutableRawPointer(bitPattern: start) else { return false }
+        let placed = mmap(address, count, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        return placed != nil && placed != MAP_FAILED
+    }
+
     /// The `size` bytes from the start of the shared mapping that holds `address`, read from
     /// `/proc/self/maps`; nil when the mapping is not shared or smaller, or can not be found (off Linux).
     /// LMDB tells where its map begins only for a fixed map, and this is how its pager finds it.

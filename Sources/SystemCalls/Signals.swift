@@ -21,20 +21,29 @@ public struct Signal: RawRepresentable, Hashable, Sendable {
 /// only make async-signal-safe calls: no allocation, no lock, no Swift error. The calls marked so below are
 /// the C function itself, inlined, and nothing more.
 public enum Signals {
-    /// Has `signals` run `handler`, once: delivery resets the signal to its default (`SA_RESETHAND`), so
-    /// that a handler that raises it again ends the process the usual way.
+    /// Has `signals` run `handler` each time, told where the access that faulted was (`SA_SIGINFO`,
+    /// `faultAddress`): a handler that mends the fault returns, and the access is tried again; one that does not
+    /// restores the signal's default (`restoreDefault`) and returns, so that the access faults again and ends the
+    /// process the usual way; or it ends the process itself.
     ///
     /// The corresponding C functions are `sigemptyset` and `sigaction`.
-    public static func handleOnce(_ signals: [Signal], with handler: @convention(c) (Int32) -> Void) {
+    public static func handleFaults(_ signals: [Signal],
+                                    with handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void) {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = handler
-        action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
+        action.__sigaction_handler.sa_sigaction = handler
+        action.sa_flags = SA_SIGINFO
         sigemptyset(&action.sa_mask)
         // Fails only for a signal that can not be caught (SIGKILL, SIGSTOP), which none of these is.
         for signal in signals { _ = sigaction(signal.rawValue, &action, nil) }
     }
 
-    /// Restores the default action of `signal` (for SIGPIPE, ending the process).
+    /// The address whose access raised the fault `info` describes (SIGSEGV, SIGBUS). Async-signal-safe.
+    @inlinable @inline(__always)
+    public static func faultAddress(_ info: UnsafeMutablePointer<siginfo_t>?) -> UInt {
+        UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
+    }
+
+    /// Restores the default action of `signal` (for SIGPIPE, ending the process). Async-signal-safe.
     ///
     /// The corresponding C function is `signal` with `SIG_DFL`.
     public static func restoreDefault(_ signal: Signal) {
