@@ -11,14 +11,18 @@ final class Call: @unchecked Sendable {
     let parameters: [String: String]
     let query: QueryParameters
     let state: ServerState
+    /// Completes when the request's connection is closed (`ConnectionContext`).
+    let connectionClosed: EventLoopFuture<Void>
     private let lock = NSLock()
     private var _user: String?
 
-    init(request: Request, parameters: [String: String], query: QueryParameters, state: ServerState) {
+    init(request: Request, parameters: [String: String], query: QueryParameters, state: ServerState,
+         connectionClosed: EventLoopFuture<Void>) {
         self.request = request
         self.parameters = parameters
         self.query = query
         self.state = state
+        self.connectionClosed = connectionClosed
     }
 
     /// The user the request acted or read as, once known.

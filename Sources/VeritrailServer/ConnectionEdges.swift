@@ -16,6 +16,10 @@ import VeritrailKit
 ///   Hummingbird answered a bare 400 without a body. Requests before it on the connection are answered first. A
 ///   parse error in a request's body goes on to Hummingbird, whose route reading the body refuses it as a problem;
 ///   that answer says `Connection: close`, since nothing after it on the connection can be read.
+/// - A client that closes its side of the connection (a FIN: Hummingbird allows half-closed connections) while an
+///   endless answer is under way (an event stream, which marks its head with `endlessMark`, taken out here) has
+///   gone: the connection is closed, which ends the stream (`ConnectionContext`). Hummingbird would keep it until
+///   a write failed, which for a stream waiting between commits is its next heartbeat, up to 15 s later.
 final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -36,6 +40,11 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// A request's head was read and its end not yet: a parse error now is its body's.
     private var reading = false
+    /// The answer being sent is endless (its head carried `endlessMark`).
+    private var endless = false
+
+    /// The header by which a route says its answer never ends by itself (an event stream); never sent.
+    static let endlessMark = "Veritrail-Endless"
     /// A request that could not be parsed after others that are still being answered: refused after them.
     private var unparsed: HTTPParserError?
 
@@ -59,6 +68,8 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapOutboundIn(data)
         switch part {
         case .head(var head):
+            endless = head.headers.contains(name: Self.endlessMark)
+            head.headers.remove(name: Self.endlessMark)
             if var request = asked.first, request.http10 {
                 head.version = .http1_0
                 // A body of unknown length is delimited by the end of the connection.
@@ -71,6 +82,7 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
             if asked.first?.close == true { head.headers.replaceOrAdd(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
+            endless = false
             let answered = asked.isEmpty ? nil : asked.removeFirst()
             guard answered?.close == true else {
                 context.write(data, promise: promise)
@@ -87,6 +99,14 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             context.write(data, promise: promise)
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if endless, let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -21,6 +21,7 @@ extension Routes {
         let token = try call.bearerToken()
         let state = call.state
         let subscription = state.follower.subscribe()
+        call.connectionClosed.whenComplete { _ in state.follower.end(subscription) }
         let since = subscription.since
         // The head the request finds, not the last one the follower told of: a commit of the last 20 ms, which
         // the follower tells of next, is before the stream, and a client that read the head would get it twice.
@@ -40,6 +41,7 @@ extension Routes {
         var headers = HTTPFields()
         headers[.contentType] = sse ? "text/event-stream" : Responses.ndjsonType
         headers[.cacheControl] = "no-store"
+        headers[HTTPField.Name(ConnectionEdges.endlessMark)!] = "1"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             if !backlog.isEmpty { try await writer.write(ByteBuffer(bytes: backlog)) }
             try await rest { bytes in if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) } }
@@ -79,9 +81,11 @@ extension Routes {
         let state = call.state
         let sse = call.request.headers[.accept]?.lowercased().contains("text/event-stream") ?? false
         let subscription = state.follower.subscribe()
+        call.connectionClosed.whenComplete { _ in state.follower.end(subscription) }
         var headers = HTTPFields()
         headers[.contentType] = sse ? "text/event-stream" : Responses.ndjsonType
         headers[.cacheControl] = "no-store"
+        headers[HTTPField.Name(ConnectionEdges.endlessMark)!] = "1"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             for await tick in subscription.ticks {
                 defer { state.follower.sent(tick, on: subscription) }

@@ -127,6 +127,13 @@ final class LogFollower: @unchecked Sendable {
         return Subscription(ticks: stream, since: since, id: id)
     }
 
+    /// Ends `subscription`'s ticks (its stream's client has gone): the stream stops waiting, and is no longer
+    /// counted or told anything. Nothing when it has ended already.
+    func end(_ subscription: Subscription) {
+        // Finished outside the lock: finishing calls `onTermination`, which takes it.
+        lock.withLock { subscribers[subscription.id]?.continuation }?.finish()
+    }
+
     /// Says that a stream has sent (or skipped) `tick`, which it no longer holds.
     func sent(_ tick: LogTick, on subscription: Subscription) {
         let bytes = tick.bytes

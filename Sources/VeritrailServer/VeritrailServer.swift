@@ -58,11 +58,11 @@ struct VeritrailServer {
 
 /// The one responder: route, answer or refuse, log.
 struct VeritrailResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ConnectionContext
     let state: ServerState
     let routes: RouteTable
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context: ConnectionContext) async throws -> Response {
         let start = ContinuousClock.now
         var routeName = "-"
         var call: Call?
@@ -70,7 +70,8 @@ struct VeritrailResponder: HTTPResponder {
         do {
             let (route, parameters) = try routes.match(request.method, request.uri.path)
             routeName = route.pattern
-            let made = Call(request: request, parameters: parameters, query: try QueryParameters(request.uri.query), state: state)
+            let made = Call(request: request, parameters: parameters, query: try QueryParameters(request.uri.query), state: state,
+                            connectionClosed: context.connectionClosed)
             call = made
             response = try await route.handler(made)
         } catch let problem as Problem {
