@@ -1,8 +1,8 @@
 import LMDB
 
 /// What a process does when reading a store's file faults (a damaged page, a failing or full disk): see
-/// `LMDB.MapFaults`. A command-line tool ends with a message and an exit code; a long-running server would
-/// rather not install this and let such a fault crash it, to be restarted.
+/// `LMDB.MapFaults`. It ends with a message and an exit code, unless the fault is a page that a file cut while
+/// open no longer has, which is mended and refused as an error (every command of `veritrail`, `serve` included).
 public enum StoreFaults {
     /// From now on, a fault while a store is open ends the process with `exitCode` and a line on stderr
     /// that starts with `prefix` and names the store.

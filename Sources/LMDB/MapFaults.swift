@@ -15,8 +15,8 @@ internal import SystemCalls
 ///   the store with an error, and goes on; it needs a restart once the file is mended. Each environment takes
 ///   one of `slots` places where the signal handler finds its map (`watch`), lock-free. The zeros may fail one of
 ///   LMDB's own checks of a page, which would abort: the call LMDB was in returns an error instead (`lmdbAssertion`).
-/// - Any other fault ends a process that opted in (`install`: a command-line tool) with a message and a
-///   documented exit code, once an environment is open; otherwise it ends the process as it would have.
+/// - Any other fault ends a process that opted in (`install`) with a message and a documented exit code, once
+///   an environment is open; otherwise it ends the process as it would have.
 ///   LMDB's own assertions (which would abort) are routed here too.
 public enum MapFaults {
     /// The message written on a fault, prepared when an environment opens: a signal handler may not
@@ -44,8 +44,8 @@ public enum MapFaults {
 
     /// Has SIGSEGV and SIGBUS end the process with `exitCode` and a line on stderr that begins with
     /// `prefix` and names the store last opened, unless the fault is one `MapFaults` mends. Signals before any
-    /// store was opened are left to do what they would have done. Call once, at the start of the process (a
-    /// command-line tool does; a server does not, and a fault it can not mend crashes it, to be restarted).
+    /// store was opened are left to do what they would have done. Call once, at the start of the process: the
+    /// `veritrail` executable does, for every command, `serve` included.
     ///
     /// The corresponding C function is `sigaction` (`Signals.handleFaults`).
     public static func install(prefix: String, exitCode: Int32) {
