@@ -21,7 +21,7 @@ extension Store {
             guard treeLevel < 64 else { return nil }
             let available = size >> UInt64(treeLevel)
             let (first, overflow) = index.multipliedReportingOverflow(by: 256)
-            guard !overflow, first + UInt64(width) <= available else { return nil }
+            guard !overflow, first <= available, UInt64(width) <= available - first else { return nil }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(32 * width)
             for i in 0..<UInt64(width) { bytes += try tree.node(level: treeLevel, index: first + i).bytes }
@@ -35,7 +35,8 @@ extension Store {
     public func entryBundle(index: UInt64, width: Int) throws -> [UInt8]? {
         try log.read { reader in
             let (first, overflow) = index.multipliedReportingOverflow(by: 256)
-            guard !overflow, first + UInt64(width) <= (try reader.head().seq) else { return nil }
+            let head = try reader.head().seq
+            guard !overflow, first <= head, UInt64(width) <= head - first else { return nil }
             var bytes: [UInt8] = []
             try reader.forEachRecord(from: first + 1, through: first + UInt64(width)) { seq, record in
                 let data = try StoredEvent.canonical(record, seq: seq, withHash: false)

@@ -15,7 +15,8 @@ extension Routes {
         if from == 0 { throw Problem.badRequest("from must be at least 1") }
         if let last = call.request.headers[HTTPField.Name("Last-Event-ID")!] {
             guard let seq = UInt64(last) else { throw Problem.badRequest("Last-Event-ID must be a seq, got \"\(last.prefix(40))\"") }
-            from = seq + 1
+            // After the largest seq there is none: the stream waits (an overflow here ended the server).
+            from = seq == .max ? seq : seq + 1
         }
         _ = try await logReader(call, adminOnly: true)
         let token = try call.bearerToken()

@@ -87,8 +87,9 @@ struct TilePath {
             guard digits.count == 3, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let group = UInt64(digits) else { throw bad }
             if i == 0 && parts.count > 1 && group == 0 { throw bad }
             let (shifted, overflow) = index.multipliedReportingOverflow(by: 1000)
-            guard !overflow else { throw bad }
-            index = shifted + group
+            let (sum, carry) = shifted.addingReportingOverflow(group)
+            guard !overflow, !carry else { throw bad }
+            index = sum
         }
         self.index = index
     }

@@ -35,3 +35,20 @@ def test_tile_paths_are_strict(server):
         r = server.get(path)
         assert 400 <= r.status_code < 500, (path, r.status_code)
     is_problem(server.get("/tile/0/x999/000"), 404, 65)
+
+
+def test_indices_at_the_edge_of_64_bits_are_refused_and_the_server_lives(server):
+    """A tile index past 2^64 − 1 (parsed), or whose tile would end past it (index·256 + 256), and a Last-Event-ID of
+    2^64 − 1 once ended the server with an arithmetic overflow, without a token."""
+    admin = server.sign_in("admin")
+    is_problem(server.get("/tile/0/x018/x446/x744/x073/x709/x551/616"), 400, 64)
+    is_problem(server.get("/tile/entries/x018/x446/x744/x073/x709/x551/616", admin), 400, 64)
+    for level in range(8):
+        is_problem(server.get(f"/tile/{level}/x072/x057/x594/x037/x927/935"), 404, 65)
+    is_problem(server.get("/tile/entries/x072/x057/x594/x037/x927/935", admin), 404, 65)
+    is_problem(server.get("/tile/0/x018/x446/x744/x073/x709/x551/615"), 404, 65)
+    r = server.get("/v1/events?follow=true", headers={"Last-Event-ID": str(2**64 - 1)})
+    is_problem(r, 401, 77)
+    with server.get("/v1/events?follow=true", admin, headers={"Last-Event-ID": str(2**64 - 1)}, stream=True) as r:
+        assert r.status_code == 200
+    assert server.get("/v1/health").json()["ok"] is True
