@@ -194,4 +194,27 @@ import VeritrailKit
         let other = try scanIds(eventID: nil)
         #expect(other == other.sorted() && Set(other).isDisjoint(with: ids))
     }
+
+    /// Two categories that differ only in their Unicode normalisation (`Café` precomposed and decomposed) are two
+    /// categories (events.md: text is compared by its scalars), also when one write holds both: the search index's
+    /// sets of one chunk were keyed by `String`, which is equal across canonical equivalence, so both scans went
+    /// into the set of whichever came first, and `--category` listed the other's scan or none.
+    @Test func categoriesThatDifferOnlyInNormalisationAreTwoInOneWrite() throws {
+        let store = try makeStore()
+        let precomposed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        let csv = try write("scanId,code,productName,category,result\n"
+            + "p1,c1,P,\(precomposed),authentic\nd1,c2,P,\(decomposed),authentic\n", to: "cafes.csv")
+        try store.scan(batch: try store.readScanBatch(path: csv, as: "ines", eventID: nil), as: "ines")
+        for (category, scanId) in [(precomposed, "p1"), (decomposed, "d1")] {
+            for search in [nil, "c", "caf"] {
+                var query = HistoryQuery()
+                query.window = .all
+                query.category = category
+                query.search = search
+                let answer = try store.history(query)
+                let ids = answer["items"]?.arrayValue?.compactMap { $0["scanId"]?.stringValue }
+                #expect(ids == [scanId] && answer["total"]?.intValue == 1, "\(category.unicodeScalars.count) scalars, search \(search ?? "none"): \(ids ?? [])")
+            }
+        }
+    }
 }

@@ -43,8 +43,8 @@ final class ChunkPostings {
     private var hotTexts: [[UInt8]] = []
     private var hotBits: UnsafeMutablePointer<UInt64>
     private var hotCapacity = 0
-    private var categorySlots: [String: Int] = [:]
-    private var actorSlots: [String: Int] = [:]
+    private var categorySlots: [TextKey: Int] = [:]
+    private var actorSlots: [TextKey: Int] = [:]
     private var counterfeitSlot: Int?
 
     enum SlotKey { case gram(UInt32), label([UInt8]) }
@@ -247,11 +247,11 @@ final class ChunkPostings {
             counterfeitSlot = slot
             insert(slot, offset)
         }
-        let c = categorySlots[category] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.category, category.utf8)))
-        categorySlots[category] = c
+        let c = categorySlots[TextKey(category)] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.category, category.utf8)))
+        categorySlots[TextKey(category)] = c
         insert(c, offset)
-        let a = actorSlots[actor] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8)))
-        actorSlots[actor] = a
+        let a = actorSlots[TextKey(actor)] ?? newSlot(.label(SearchIndex.labelPrefix(SearchIndex.actor, actor.utf8)))
+        actorSlots[TextKey(actor)] = a
         insert(a, offset)
     }
 
