@@ -56,6 +56,15 @@ extension VeritrailStore {
         try appendGated(as: nil, passcode: nil, options: check) { at, _ in
             [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
         }
+        func write(gated: Bool) throws(VeritrailError) -> [AppendedEvent] {
+            let credential = try credential(for: try VeritrailError.fromCaller { try new(target) }, retrying: options, index: 0)
+            return try appendGated(as: gated ? actor : nil, passcode: passcode, options: options) { at, _ in
+                [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]
+            }
+        }
+        // The retry (`Idempotency-Key`) of a set that was written finds it logged, and writes nothing: not even an
+        // attempt of the current passcode, which its first try recorded.
+        if try isLogged(options.eventID) { return try write(gated: true) }
         var hasPasscode = false
         if target == actor {
             hasPasscode = try VeritrailError.catching { try store.activeAccount(actor).lockout.hasPasscode }
@@ -71,14 +80,10 @@ extension VeritrailStore {
                 [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
             }
         }
-        let credential = try credential(for: try VeritrailError.fromCaller { try new(target) }, retrying: options, index: 0)
         // Every set passes the gate in its own transaction: one's own was just checked (which unlocks), but wrong
         // tries from elsewhere may have locked the account while the new passcode was hashed; another's is reset
         // through the gate like any write. Only a first passcode has no gate to pass.
-        let gated = target != actor || hasPasscode
-        return try appendGated(as: gated ? actor : nil, passcode: passcode, options: options) { at, _ in
-            [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]
-        }
+        return try write(gated: target != actor || hasPasscode)
     }
 }
 

@@ -79,6 +79,57 @@ public enum CityPlacement: Sendable, Equatable {
     }
 }
 
+extension CityPlacement {
+    /// The placement as `register --json` and `account update --json` answer it, from the command line or the
+    /// server (server.md §3): `{"city", "placed": true, "name", "region"?, "regionCode"?, "country", "countryCode",
+    /// "lat", "lng", "rivals": [{"name", "region"?, "regionCode"?, "country", "countryCode", "population"}],
+    /// "leftAside": [part…]}`, or `{"city", "placed": false}` for a city kept without geo.
+    public func answer(city: String) -> JSONValue {
+        guard case let .placed(place, rivals) = self else { return J.object([("city", J.string(city)), ("placed", J.bool(false))]) }
+        func named(_ p: GazetteerPlace) -> [(String, JSONValue)] {
+            [("name", J.string(p.name))] + (p.region.map { [("region", J.string($0))] } ?? [])
+                + (p.regionCode.map { [("regionCode", J.string($0))] } ?? [])
+                + [("country", J.string(p.country)), ("countryCode", J.string(p.countryCode))]
+        }
+        let coordinates: [(String, JSONValue)] = [("lat", JSONNumber(place.latitude).map(JSONValue.number) ?? .null),
+                                                  ("lng", JSONNumber(place.longitude).map(JSONValue.number) ?? .null)]
+        return J.object([("city", J.string(city)), ("placed", J.bool(true))] + named(place) + coordinates + [
+            ("rivals", J.array(rivals.map { J.object(named($0) + [("population", J.int($0.population))]) })),
+            ("leftAside", J.array(place.leftAside.map(J.string))),
+        ])
+    }
+
+    /// The city and placement an `answer(city:)` gives (a client telling what a server placed), or nil when it is
+    /// not one. The placed city's population is not in the answer (0 here); a gazetteer that could not be read
+    /// reads back as not found.
+    public init?(answer: JSONValue) {
+        guard case .object(let o) = answer, case .string? = o["city"], case .bool(let placed)? = o["placed"] else { return nil }
+        guard placed else {
+            self = .notFound
+            return
+        }
+        func place(_ value: JSONValue) -> GazetteerPlace? {
+            guard case .object(let p) = value, case .string(let name)? = p["name"], case .string(let country)? = p["country"],
+                  case .string(let code)? = p["countryCode"] else { return nil }
+            var region: String?, regionCode: String?
+            if case .string(let text)? = p["region"] { region = text }
+            if case .string(let text)? = p["regionCode"] { regionCode = text }
+            var latitude = 0.0, longitude = 0.0, population = 0
+            if case .number(let n)? = p["lat"] { latitude = n.doubleValue }
+            if case .number(let n)? = p["lng"] { longitude = n.doubleValue }
+            if case .number(let n)? = p["population"], let whole = n.integerValue { population = Int(whole) }
+            var leftAside: [String] = []
+            if case .array(let parts)? = p["leftAside"] { leftAside = parts.compactMap { if case .string(let t) = $0 { t } else { nil } } }
+            return GazetteerPlace(name: name, countryCode: code, country: country, region: region, regionCode: regionCode,
+                                  latitude: latitude, longitude: longitude, population: population, leftAside: leftAside)
+        }
+        guard let chosen = place(answer) else { return nil }
+        var rivals: [GazetteerPlace] = []
+        if case .array(let items)? = o["rivals"] { rivals = items.compactMap(place) }
+        self = .placed(chosen, rivals: rivals)
+    }
+}
+
 /// Told where a write placed an address's city (`city`, as the address has it, completed from the current
 /// one in an update): before the write, so that a guess is told even when the write is then refused.
 public typealias CityPlacementReport = (_ city: String, _ placement: CityPlacement) -> Void

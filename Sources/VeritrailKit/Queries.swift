@@ -22,9 +22,13 @@ extension VeritrailStore {
 
     /// Answers `query` with the clock it was answered at, in one read of the store: what a program that
     /// renders answers for people needs (relative times are relative to `Answer.now`). `viewer` is
-    /// checked whatever the query, and a `history` without a window shows the viewer's setting.
+    /// checked whatever the query but `replay`, and a `history` without a window shows the viewer's setting.
     public func answer(_ query: Query, viewer: String? = nil, asOf: AsOf? = nil,
                        now: Timestamp? = nil) throws(VeritrailError) -> Answer {
+        // The auditor's view is every projection, whoever asks: its viewer is not looked up, so that the log's
+        // first events (before the asker's own registration) can be replayed too.
+        var viewer = viewer
+        if case .replay = query { viewer = nil }
         var answer = try answer(asOf: asOf, now: now, viewer: viewer) { context in
             var viewerWindow: HistoryWindow?
             let json: JSONValue

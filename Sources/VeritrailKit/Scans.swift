@@ -97,13 +97,20 @@ extension VeritrailStore {
     /// passcode.
     public func search(_ text: String, window: HistoryWindow? = nil, limit: Int = 50, as actor: String,
                        options: WriteOptions = WriteOptions()) throws(VeritrailError) -> JSONValue {
-        try appendGated(as: nil, passcode: nil, options: options) { at, _ in
+        try recordSearch(text, window: window, limit: limit, as: actor, options: options).history
+    }
+
+    /// `search`, saying too whether the search was in the log already (a retry under its id, which writes
+    /// nothing: the server answers it 200, not 201).
+    public func recordSearch(_ text: String, window: HistoryWindow? = nil, limit: Int = 50, as actor: String,
+                             options: WriteOptions = WriteOptions()) throws(VeritrailError) -> (history: JSONValue, alreadyRecorded: Bool) {
+        let appended = try appendGated(as: nil, passcode: nil, options: options) { at, _ in
             [try EventData.event(.searchPerformed, actor: actor, at: at, [("username", .string(actor)), ("query", .string(text))])]
         }
         var query = HistoryQuery()
         query.search = text
         query.window = window
         query.limit = limit
-        return try history(query, viewer: actor)
+        return (try history(query, viewer: actor), !appended.contains(where: \.isNew))
     }
 }

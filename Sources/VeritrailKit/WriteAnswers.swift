@@ -17,6 +17,15 @@ public enum Answers {
         return J.object(members)
     }
 
+    /// `events(appended)`, with where the write placed an address's city (`CityPlacement.answer(city:)`) as
+    /// `placement` when it wrote: `register --json` and `account update --json`, from the command line or the server.
+    public static func events(_ appended: [AppendedEvent], placement: JSONValue?) -> JSONValue {
+        let answer = events(appended)
+        guard let placement, !alreadyRecorded(appended), case .object(var members) = answer else { return answer }
+        _ = members.updateValue(placement, forKey: "placement")
+        return .object(members)
+    }
+
     /// Whether a write found every one of its events logged already (a retry under its id): it wrote nothing.
     public static func alreadyRecorded(_ appended: [AppendedEvent]) -> Bool {
         !appended.isEmpty && !appended.contains(where: \.isNew)

@@ -9,15 +9,19 @@ import VeritrailKit
 /// `Accept: application/json`, as the commands' `--json` answers.
 extension Routes {
     static func addLog(_ table: inout RouteTable) {
+        // `now` is taken as the command line's `--now` is, and hides nothing from the log (cli.md §7): checked for
+        // its form only.
         table.add(.get, "/v1/log/status") { call in
-            try call.query.check(["asOf", "as"])
+            try call.query.check(["asOf", "now", "as"])
+            _ = try call.query.time("now")
             let asOf = try call.query.asOf()
             _ = try await logReader(call, asOf: asOf)
             let store = call.state.store
             return Responses.json(try await call.state.blocking { () throws(VeritrailError) in try store.logStatus(asOf: asOf) })
         }
         table.add(.get, "/v1/log/digest") { call in
-            try call.query.check(["asOf", "as"])
+            try call.query.check(["asOf", "now", "as"])
+            _ = try call.query.time("now")
             let asOf = try call.query.asOf()
             _ = try await logReader(call, asOf: asOf)
             let store = call.state.store
@@ -25,7 +29,8 @@ extension Routes {
             return Responses.text(head.digest + "\n")
         }
         table.add(.get, "/v1/log/verify") { call in
-            try call.query.check(["asOf", "digest", "as"])
+            try call.query.check(["asOf", "digest", "now", "as"])
+            _ = try call.query.time("now")
             let asOf = try call.query.asOf()
             var digest: LogDigest?
             if let text = call.query["digest"] {
@@ -190,7 +195,7 @@ extension Routes {
         table.add(.get, "/v1/log/prove/{seq}") { call in
             try call.query.check(["size"])
             let text = call.parameter("seq")
-            guard text.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seq = UInt64(text), seq >= 1 else {
+            guard let seq = Routes.seq(text), seq >= 1 else {
                 throw Problem.badRequest("the seq must be a whole number, at least 1, got \"\(text.prefix(100))\"")
             }
             let size = try call.query.seq("size")
@@ -206,6 +211,13 @@ extension Routes {
             let proof = try await call.state.blocking { () throws(VeritrailError) in try store.consistencyProof(old: old, size: size) }
             return wantsJSON(call) ? Responses.json(proof.json) : Responses.text(proof.text)
         }
+    }
+
+    /// A seq as the command line takes it: digits, after an optional `+` (`log prove +5`), at most 2^64 − 1.
+    static func seq(_ text: String) -> UInt64? {
+        let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.count <= 20, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return UInt64(digits)
     }
 
     /// Whether the client asked for the `--json` answer (`Accept: application/json`).

@@ -70,9 +70,11 @@ extension Routes {
         }
         table.add(.get, "/v1/diff") { call in
             try call.query.check(["from", "to", "as"])
-            guard let fromText = call.query["from"] else { throw Problem.badRequest("from is needed: a seq (digits) or a time") }
-            guard let from = AsOf(fromText) else {
-                throw Problem.badRequest("from must be a seq (digits) or a time like 2026-11-20T09:00:00Z, got \"\(fromText.prefix(100))\"")
+            guard let fromText = call.query["from"] else { throw Problem.badRequest("from is needed: a seq (digits), a time or a digest SEQ:HASH") }
+            // A digest written down earlier (cli.md §8, `diff --from SEQ:HASH`) is checked against the log first.
+            let digest = LogDigest(fromText)
+            guard let from = digest.map({ AsOf.seq($0.seq) }) ?? AsOf(fromText) else {
+                throw Problem.badRequest("from must be a seq (digits), a time like 2026-11-20T09:00:00Z or a digest SEQ:HASH, got \"\(fromText.prefix(100))\"")
             }
             var to: AsOf?
             if let toText = call.query["to"] {
@@ -84,7 +86,10 @@ extension Routes {
             let viewer = try await reader(call, adminOnly: true)
             let store = call.state.store
             let end = to
-            let json = try await call.state.blocking { () throws(VeritrailError) in try store.diff(from: from, to: end, viewer: viewer) }
+            let json = try await call.state.blocking { () throws(VeritrailError) in
+                if let digest { return try store.diff(fromDigest: digest, to: end, viewer: viewer) }
+                return try store.diff(from: from, to: end, viewer: viewer)
+            }
             return Responses.json(json)
         }
     }
@@ -94,6 +99,9 @@ extension Routes {
     static func reader(_ call: Call, owner: String? = nil, adminOnly: Bool = false) async throws -> String {
         try authorize(try await call.authenticate(), viewing: call.query["as"], owner: owner, adminOnly: adminOnly)
     }
+
+    /// The header that says how many events `now` left out of an answer.
+    static let hiddenByClock = "Veritrail-Hidden-By-Clock"
 
     /// "Who reads what" for `viewer`, asking to view as `other` (`?as=`).
     static func authorize(_ viewer: Viewer, viewing other: String?, owner: String?, adminOnly: Bool) throws(Problem) -> String {
@@ -109,24 +117,28 @@ extension Routes {
     }
 
     /// Answers `query` through the library as `--json` does, as of `asOf` and `now`: the session checked and
-    /// the query answered in one call on the pool, the hot path of every screen.
+    /// the query answered in one call on the pool, the hot path of every screen. How many events of the log
+    /// `now` left out (cli.md §8) goes in the header `Veritrail-Hidden-By-Clock` when there are any, so that
+    /// `--server` tells them as a local query does.
     static func answer(_ call: Call, _ query: Query, owner: String? = nil, adminOnly: Bool = false) async throws -> Response {
         let asOf = try call.query.asOf()
         let now = try call.query.time("now")
         let token = try call.bearerToken()
         let other = call.query["as"]
         let state = call.state
-        let (user, json) = try await state.blocking { () throws(Problem) -> (String, JSONValue) in
+        let (user, answer) = try await state.blocking { () throws(Problem) -> (String, Answer) in
             let viewer = try state.sessions.viewer(forToken: token, store: state.store)
             call.user = viewer.username
             let reader = try authorize(viewer, viewing: other, owner: owner, adminOnly: adminOnly)
             do throws(VeritrailError) {
-                return (viewer.username, try state.store.answer(query, viewer: reader, asOf: asOf, now: now).json)
+                return (viewer.username, try state.store.answer(query, viewer: reader, asOf: asOf, now: now))
             } catch {
                 throw Problem.from(error)
             }
         }
         call.user = user
-        return Responses.json(json)
+        var response = Responses.json(answer.json)
+        if answer.hiddenByClock > 0 { response.headers[HTTPField.Name(hiddenByClock)!] = String(answer.hiddenByClock) }
+        return response
     }
 }

@@ -86,9 +86,7 @@ extension QueryParameters {
 
     func seq(_ name: String) throws(Problem) -> UInt64? {
         guard let text = self[name] else { return nil }
-        guard !text.isEmpty, text.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = UInt64(text) else {
-            throw Problem.badRequest("\(name) must be a seq (digits), got \"\(text.prefix(100))\"")
-        }
+        guard let value = Routes.seq(text) else { throw Problem.badRequest("\(name) must be a seq (digits), got \"\(text.prefix(100))\"") }
         return value
     }
 

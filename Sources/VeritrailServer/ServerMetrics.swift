@@ -5,13 +5,21 @@ import Prometheus
 /// The server's measures for `GET /metrics` (server.md §1), through swift-metrics into swift-prometheus's
 /// registry: requests by route and status, request latency, commit group sizes and their latency, the
 /// head's seq and the open event streams. A route's pattern is its label, never a user or an id.
+///
+/// The commit measures count the groups of writes (`Store.groupCommits`): a sign-in's attempt commits in a
+/// transaction of its own, and `--commit-each` makes no groups, so neither counts there. They are made when the
+/// server starts, so that `/metrics` shows them (at zero) before the first commit.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
+    private let groupSize: Recorder
+    private let commitDuration: Metrics.Timer
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.valueHistogramBuckets["veritrail_commit_group_size"] = [1, 2, 4, 8, 16, 32, 64, 128, 256]
         MetricsSystem.bootstrap(factory)
+        groupSize = Recorder(label: "veritrail_commit_group_size", aggregate: true)
+        commitDuration = Metrics.Timer(label: "veritrail_commit_duration_seconds")
     }
 
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
@@ -21,8 +29,8 @@ final class ServerMetrics: Sendable {
     }
 
     func commit(size: Int, microseconds: Int64) {
-        Recorder(label: "veritrail_commit_group_size", aggregate: true).record(size)
-        Metrics.Timer(label: "veritrail_commit_duration_seconds").recordMicroseconds(microseconds)
+        groupSize.record(size)
+        commitDuration.recordMicroseconds(microseconds)
     }
 
     /// The Prometheus text of every measure, with the head and the open streams as they are now.

@@ -75,14 +75,18 @@ extension Routes {
                 }
                 call.user = account.username
                 let registering = account
-                return try await written(call) { () throws(VeritrailError) in
-                    try store.register(registering, newPasscode: { _ in passcode }, options: options)
+                return try await placedAndWritten(call) { placed throws(VeritrailError) in
+                    try store.register(registering, newPasscode: { _ in passcode }, options: options, placed: placed)
                 }
             }
-            guard passcode == nil else { throw Problem.badRequest("an admin does not give the account's passcode: its owner sets it") }
+            guard passcode == nil else {
+                throw Problem.badRequest("the field \"passcode\" is for a customer registering itself, without a token: an account registered by an admin sets its own passcode")
+            }
             let actor = try await call.authenticate().username
             let registering = account
-            return try await written(call) { () throws(VeritrailError) in try store.register(registering, as: actor, options: options) }
+            return try await placedAndWritten(call) { placed throws(VeritrailError) in
+                try store.register(registering, as: actor, options: options, placed: placed)
+            }
         }
         table.add(.patch, "/v1/accounts/{user}") { call in
             try call.query.check([])
@@ -106,7 +110,9 @@ extension Routes {
             let store = call.state.store
             let user = call.parameter("user")
             let update = changes
-            return try await written(call) { () throws(VeritrailError) in try store.updateAccount(user, update, as: actor, options: options) }
+            return try await placedAndWritten(call) { placed throws(VeritrailError) in
+                try store.updateAccount(user, update, as: actor, options: options, placed: placed)
+            }
         }
         table.add(.delete, "/v1/accounts/{user}") { call in
             try call.query.check([])
@@ -174,10 +180,10 @@ extension Routes {
             // refused before the search is recorded.
             let actor = try authorize(try await call.authenticate(), viewing: nil, owner: nil, adminOnly: false)
             let store = call.state.store
-            let answer = try await call.state.blocking { () throws(VeritrailError) in
-                try store.search(text, window: window, limit: Int(limit), as: actor, options: options)
+            let (answer, alreadyRecorded) = try await call.state.blocking { () throws(VeritrailError) in
+                try store.recordSearch(text, window: window, limit: Int(limit), as: actor, options: options)
             }
-            return Responses.json(answer, status: .created)
+            return Responses.json(answer, status: alreadyRecorded ? .ok : .created)
         }
         table.add(.put, "/v1/fitness/{user}") { call in
             try call.query.check([])
@@ -269,6 +275,19 @@ extension Routes {
         let appended = try await call.state.blocking(write)
         let isNew = appended.isEmpty || appended.contains(where: \.isNew)
         return Responses.json(Answers.events(appended), status: isNew ? .created : .ok)
+    }
+
+    /// `written` for a write that places an address's city (`register`, `account update`): the answer has the
+    /// placement beside the events, as the command's `--json` answer has it.
+    static func placedAndWritten(_ call: Call, _ write: @escaping @Sendable (_ placed: CityPlacementReport) throws(VeritrailError) -> [AppendedEvent])
+        async throws -> Response {
+        let (appended, placement) = try await call.state.blocking { () throws(VeritrailError) in
+            var placement: JSONValue?
+            let appended = try write { city, placed in placement = placed.answer(city: city) }
+            return (appended, placement)
+        }
+        let isNew = appended.isEmpty || appended.contains(where: \.isNew)
+        return Responses.json(Answers.events(appended, placement: placement), status: isNew ? .created : .ok)
     }
 }
 

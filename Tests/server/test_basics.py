@@ -26,6 +26,25 @@ def test_health_without_token(server):
     assert r.json() == {"ok": True, "head": status["head"]["seq"], "origin": status["origin"]}
 
 
+def test_metrics_name_every_measure_from_the_start(server):
+    """`/metrics` (server.md §1): requests by route and status, their latency, commit group sizes and latency (shown
+    at zero before the first commit), the head's seq, open event streams."""
+    def measures():
+        text = server.get("/metrics").text
+        return text, {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
+    text, names = measures()
+    for name in ("veritrail_commit_group_size_count", "veritrail_commit_duration_seconds_count", "veritrail_head_seq",
+                 "veritrail_open_event_streams", "veritrail_http_requests_total"):
+        assert name in names, (name, text)
+    assert "veritrail_commit_group_size_count 0" in text
+    ines = server.sign_in("ines")
+    r = server.post("/v1/scans", ines, json={"code": "c-m", "productName": "P", "category": "Toys", "result": "authentic"})
+    assert r.status_code == 201, r.text
+    text, names = measures()
+    assert "veritrail_commit_group_size_count 1" in text and "veritrail_http_request_duration_seconds_count" in names, text
+    assert 'route="/v1/scans"' in text and 'status="201"' in text
+
+
 def test_non_loopback_refused_at_start(store):
     r = cli("serve", "--listen", "0.0.0.0:8999", store=store)
     assert r.returncode == 64

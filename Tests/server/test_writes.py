@@ -33,6 +33,33 @@ def test_scan_answers_its_scan_and_retries_are_idempotent(server):
     assert (first.status_code, second.status_code) == (201, 200) and first.json()["scanId"] == second.json()["scanId"]
 
 
+def test_retries_of_a_search_and_of_ones_own_passcode_write_nothing(server):
+    """A search retried under its key is 200, as every other retry is; a passcode change of one's own retried under
+    its key writes nothing either: its first try recorded the attempt of the current passcode, the retry does not
+    try it again."""
+    ines = server.sign_in("ines")
+    first = server.post("/v1/searches", ines, json={"query": "serum"}, headers={"Idempotency-Key": "k-search-1"})
+    assert first.status_code == 201, first.text
+    before = head(server.store)
+    again = server.post("/v1/searches", ines, json={"query": "serum"}, headers={"Idempotency-Key": "k-search-1"})
+    assert again.status_code == 200 and again.content == first.content
+    assert head(server.store) == before
+    is_problem(server.post("/v1/searches", ines, json={"query": "cream"}, headers={"Idempotency-Key": "k-search-1"}), 409, 65)
+    kwan = server.sign_in("kwan")
+    change = {"passcode": "5678", "current": "1234"}
+    first = server.request("PUT", "/v1/accounts/kwan/passcode", kwan, json=change, headers={"Idempotency-Key": "k-pass-1"})
+    assert first.status_code == 201, first.text
+    kwan = server.sign_in("kwan", "5678")
+    before = head(server.store)
+    again = server.request("PUT", "/v1/accounts/kwan/passcode", kwan, json=change, headers={"Idempotency-Key": "k-pass-1"})
+    assert again.status_code == 200, again.text
+    assert [e["seq"] for e in again.json()["events"]] == [e["seq"] for e in first.json()["events"]]
+    assert head(server.store) == before
+    other = {"passcode": "8765", "current": "5678"}
+    is_problem(server.request("PUT", "/v1/accounts/kwan/passcode", kwan, json=other, headers={"Idempotency-Key": "k-pass-1"}), 409, 65)
+    assert head(server.store) == before
+
+
 def test_refusals_write_nothing(server):
     ines = server.sign_in("ines")
     before = head(server.store)
