@@ -153,6 +153,12 @@ public enum CurrentProcess {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// A setting from the environment: its value, or nil when it is unset or empty (`VERITRAIL_NOW=` left from a
+    /// script is no setting, as `NO_COLOR=` is none).
+    public static func setting(_ name: String) -> String? {
+        environment(name).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Ends the process with `code`, flushing the C library's streams.
     ///
     /// The corresponding C function is `exit`.

@@ -54,13 +54,13 @@ public struct ServeCommand: ParsableCommand {
         }
         if store?.isEmpty == true { throw ValidationError("--store must name a directory, got an empty path") }
         if let now, Timestamp(now) == nil { throw ValidationError("--now must be a time like 2026-11-20T09:00:00Z, got \"\(now)\"") }
-        if let env = CurrentProcess.environment("VERITRAIL_NOW"), Timestamp(env) == nil {
+        if let env = CurrentProcess.setting("VERITRAIL_NOW"), Timestamp(env) == nil {
             throw ValidationError("VERITRAIL_NOW must be a time like 2026-11-20T09:00:00Z, got \"\(env)\"")
         }
     }
 
     public func run() throws {
-        let directory = store ?? CurrentProcess.environment("VERITRAIL_STORE") ?? "./.veritrail"
+        let directory = store ?? CurrentProcess.setting("VERITRAIL_STORE") ?? "./.veritrail"
         var tls: TLSConfiguration?
         if let tlsCert, let tlsKey {
             do {
@@ -70,7 +70,7 @@ public struct ServeCommand: ParsableCommand {
                 throw ExitCode(64)
             }
         }
-        let fixed = now.flatMap { Timestamp($0) } ?? CurrentProcess.environment("VERITRAIL_NOW").flatMap { Timestamp($0) }
+        let fixed = now.flatMap { Timestamp($0) } ?? CurrentProcess.setting("VERITRAIL_NOW").flatMap { Timestamp($0) }
         let clock: @Sendable () -> Timestamp
         if let fixed { clock = { fixed } } else { clock = VeritrailStore.wallClock }
         let opened: VeritrailStore

@@ -110,8 +110,9 @@ func checkEnvironmentNow() throws {
     }
 }
 
+/// A variable of the environment; Veritrail's own (`VERITRAIL_…`) count only when not empty.
 func environment(_ name: String) -> String? {
-    CurrentProcess.environment(name)
+    name.hasPrefix("VERITRAIL_") ? CurrentProcess.setting(name) : CurrentProcess.environment(name)
 }
 
 /// `--id`: the event id a writing command uses, given back to retry it safely (README "Trust"). A command
