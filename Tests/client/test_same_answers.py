@@ -13,7 +13,9 @@ QUERIES = [
     ["accounts"], ["settings", "ines"], ["searches", "ines"], ["replay"], ["replay", "--as-of", "300"],
     ["stats", "--as-of", "2026-10-15T00:00:00Z"], ["history", "--as-of", "200", "--window", "all", "--limit", "4"],
     ["diff", "--from", "800"],
-    ["log", "status"], ["log", "status", "--as-of", "100"], ["log", "digest"], ["log", "digest", "--as-of", "120"],
+    ["log", "status"], ["log", "status", "--as-of", "100"], ["log", "status", "--as-of", "400"],
+    # The note of the events a clock left out (cli.md §8), on stderr.
+    ["stats", "--now", "2026-11-10T00:00:00Z"], ["history", "--now", "2026-11-15T00:00:00Z", "--window", "all", "--limit", "2"], ["log", "digest"], ["log", "digest", "--as-of", "120"],
     ["log", "verify"], ["log", "verify", "--as-of", "50"],
     ["log", "tail"], ["log", "tail", "-n", "4", "--actor", "ines", "--type", "scan.recorded"],
     # Read back from the end in windows that grow fourfold: matches few, far back, cut by --to, --as-of or time.
@@ -50,3 +52,27 @@ def test_show_with_a_short_id(server, state):
         local = cli(*args, "--as", "ines", store=server.store)
         remote = client(server.url, state, *args, "--as", "ines")
         assert (remote.returncode, remote.stdout, remote.stderr) == (local.returncode, local.stdout, local.stderr)
+
+
+def test_diff_from_a_digest(server, state):
+    """`diff --from SEQ:HASH` checks the digest against the log first (cli.md §8), against a server too."""
+    login(server.url, state, "admin")
+    digest = cli("log", "digest", "--as-of", "400", store=server.store).stdout.decode().strip()
+    wrong = digest[:-4] + ("0000" if not digest.endswith("0000") else "1111")
+    for args in (["diff", "--from", digest, "--to", "410"], ["diff", "--from", digest, "--json"], ["diff", "--from", wrong]):
+        local = cli(*args, "--as", "admin", store=server.store)
+        remote = client(server.url, state, *args, "--as", "admin")
+        assert (remote.returncode, remote.stdout, remote.stderr) == (local.returncode, local.stdout, local.stderr), args
+    assert local.returncode == 65
+
+
+def test_a_viewer_without_a_session_is_asked_through_an_admins(server, state):
+    """A query needs no passcode (cli.md §5): with only an admin's session, `--as USER` asks as the admin viewing as
+    USER (server.md §2, `as`), and an unknown USER is refused as a local query refuses it (65)."""
+    login(server.url, state, "admin")
+    for args in (["history", "--limit", "3"], ["stats"], ["goals", "kwan"], ["history", "--limit", "2", "--json"]):
+        for user in ("ines", "kwan", "nobody"):
+            local = cli(*args, "--as", user, store=server.store)
+            remote = client(server.url, state, *args, "--as", user)
+            assert (remote.returncode, remote.stdout, remote.stderr) == (local.returncode, local.stdout, local.stderr), (args, user)
+    assert local.returncode == 65

@@ -36,17 +36,13 @@ struct Session {
         Session.report(global, appended, sentence)
     }
 
-    /// `member`, when it gives one, is added to the `--json` answer of a write that wrote (`register`'s and
-    /// `account update`'s `placement`).
+    /// `placement`, when there is one, is added to the `--json` answer of a write that wrote (`register`'s and
+    /// `account update`'s, `Answers.events(_:placement:)`).
     static func report(_ global: GlobalOptions, _ appended: [AppendedEvent], _ sentence: String,
-                       member: () -> (String, JSONValue)? = { nil }) {
+                       placement: () -> JSONValue? = { nil }) {
         let already = Answers.alreadyRecorded(appended)
         if global.json {
-            if !already, let (key, value) = member(), case .object(var answer) = Answers.events(appended) {
-                _ = answer.updateValue(value, forKey: key)
-                return Output.json(.object(answer))
-            }
-            Output.json(Answers.events(appended))
+            Output.json(Answers.events(appended, placement: placement()))
         } else if already, let last = appended.last {
             Output.print("already recorded (seq \(last.seq), event \(appended[0].id)): nothing written")
         } else {
@@ -58,20 +54,22 @@ struct Session {
 extension Session {
     /// The whole of a command that makes one library write as the acting user: opens the store, finds the
     /// actor, makes the write with refusals in the command's words (`words`), and prints what was written
-    /// with the sentence `said` makes for the actor. With `--server`, the same write is `remote`'s request.
+    /// with the sentence `said` makes for the actor (and `placement`, with `--json`). With `--server`, the same
+    /// write is `remote`'s request, and the placement the server's.
     static func write(_ global: GlobalOptions, passcodeStdin: Bool, retry: RetryOptions, words: CommandWords,
                       said: (_ actor: String) -> String, remote: (_ actor: String) -> RemoteWrite,
-                      member: () -> (String, JSONValue)? = { nil },
+                      placement: () -> JSONValue? = { nil },
                       _ call: (Session, _ actor: String) throws -> [AppendedEvent]) throws {
         try runReporting {
             if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
                 let actor = try server.actingAccount()
-                return report(global, try words.run { try server.write(remote(actor), eventID: retry.id) }, said(actor))
+                let answer = try words.run { try server.written(remote(actor), eventID: retry.id) }
+                return report(global, answer.events, said(actor), placement: { answer.placement })
             }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let actor = try session.actor()
             let appended = try words.run { try call(session, actor) }
-            Session.report(global, appended, said(actor), member: member)
+            Session.report(global, appended, said(actor), placement: placement)
         }
     }
 }

@@ -117,8 +117,8 @@ struct RegisterCommand: ParsableCommand {
             if let server = try ServerConnection.of(global, passcodeStdin: passcodeStdin) {
                 let fields = [("username", username.json), ("name", name.json), ("email", email.json), ("role", role.rawValue.json)]
                     + details.remoteFields(name: nil).filter { $0.0 != "name" }
-                let appended = try words.run { try server.register(fields, username: username, eventID: retry.id) }
-                return Session.report(global, appended, "registered \(username) (\(role.rawValue))")
+                let answer = try words.run { try server.register(fields, username: username, eventID: retry.id) }
+                return Session.report(global, answer.events, "registered \(username) (\(role.rawValue))", placement: { answer.placement })
             }
             let session = try Session(global: global, passcodeStdin: passcodeStdin, eventID: retry.id)
             let reader = PasscodeReader(fromStdin: passcodeStdin)
@@ -132,13 +132,13 @@ struct RegisterCommand: ParsableCommand {
                         }
                         return try reader.readNew(for: username)
                     }, passcode: session.passcode, options: session.options, placed: { city, placement in
-                        placed = Geocoder.json(city, placement)
+                        placed = placement.answer(city: city)
                         Geocoder.tell(city, placement)
                     })
                 }
             }
             // --json: the events and, for an address, where its city was placed.
-            Session.report(global, appended, "registered \(username) (\(role.rawValue))", member: { placed.map { ("placement", $0) } })
+            Session.report(global, appended, "registered \(username) (\(role.rawValue))", placement: { placed })
         }
     }
 }
@@ -182,11 +182,11 @@ struct AccountCommand: ParsableCommand {
             try Session.write(global, passcodeStdin: passcodeStdin, retry: retry, words: words,
                               said: { _ in "updated \(user)" },
                               remote: { _ in RemoteWrite("PATCH", RemoteWrite.path("/v1/accounts/", user), details.remoteFields(name: name)) },
-                              member: { placed.map { ("placement", $0) } }) { session, actor in
+                              placement: { placed }) { session, actor in
                 try AccountDetails.naming {
                     try session.store.updateAccount(user, details.changes(name: name), as: actor, passcode: session.passcode,
                                                     options: session.options, placed: { city, placement in
-                                                        placed = Geocoder.json(city, placement)
+                                                        placed = placement.answer(city: city)
                                                         Geocoder.tell(city, placement)
                                                     })
                 }

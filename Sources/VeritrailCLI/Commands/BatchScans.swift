@@ -20,7 +20,7 @@ struct BatchScans {
                 let answer = try server.upload(path, to: "/v1/scans/batch", contentType: "application/x-ndjson", label: "sending scans",
                                                showProgress: !global.json, eventID: eventID)
                 if global.json { return Output.json(answer) }
-                let appended = try server.appended(answer)
+                let appended = try server.answer(answer).events
                 let seen = Answers.seenBefore(in: answer)
                 Session.report(global, appended, "recorded \(Self.scans(appended.count)) in batch \(try server.batchId(of: appended))")
                 if !Answers.alreadyRecorded(appended) {

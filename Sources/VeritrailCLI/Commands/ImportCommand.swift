@@ -46,10 +46,9 @@ struct ImportCommand: ParsableCommand {
                 let answer = try server.upload(file, to: "/v1/import", contentType: "application/x-ndjson", label: "importing",
                                                showProgress: !global.json)
                 if global.json { return Output.json(answer) }
-                let appended = answer["appended"]?.intValue ?? 0, existing = answer["existing"]?.intValue ?? 0
                 let head = "\(answer["head"]?["seq"]?.intValue ?? 0):\(answer["head"]?["hash"]?.stringValue ?? "")"
-                let already = existing > 0 ? " (\(existing) already in the log)" : ""
-                return Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already); head \(head)")
+                return Output.print(Self.said(appended: Int(answer["appended"]?.intValue ?? 0),
+                                              existing: Int(answer["existing"]?.intValue ?? 0), head: head))
             }
             let directory = global.storeDirectory
             let summary = file == "-"
@@ -70,11 +69,15 @@ struct ImportCommand: ParsableCommand {
             if global.json {
                 Output.json(Answers.imported(summary))
             } else {
-                let (appended, existing) = (summary.appended, summary.existing)
-                let already = existing > 0 ? " (\(existing) already in the log)" : ""
-                // Two lines, so that the digest (68 characters) fits an 80-column terminal.
-                Output.print("appended \(appended) event\(appended == 1 ? "" : "s")\(already)\nhead \(head)")
+                Output.print(Self.said(appended: summary.appended, existing: summary.existing, head: "\(head)"))
             }
         }
+    }
+
+    /// What an import says, of a local store or a server's: two lines, so that the digest (68 characters) fits an
+    /// 80-column terminal.
+    static func said(appended: Int, existing: Int, head: String) -> String {
+        let already = existing > 0 ? " (\(existing) already in the log)" : ""
+        return "appended \(appended) event\(appended == 1 ? "" : "s")\(already)\nhead \(head)"
     }
 }

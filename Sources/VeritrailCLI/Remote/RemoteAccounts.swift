@@ -6,9 +6,9 @@ import VeritrailKit
 extension ServerConnection {
     /// `register`: an admin's act with its token (`--as`), or a customer registering itself without one,
     /// its new passcode asked twice.
-    func register(_ fields: [(String, JSONValue?)], username: String, eventID: String?) throws -> [AppendedEvent] {
+    func register(_ fields: [(String, JSONValue?)], username: String, eventID: String?) throws -> RemoteAnswer {
         if let user, user != username {
-            return try write(RemoteWrite("POST", "/v1/accounts", fields), eventID: eventID)
+            return try written(RemoteWrite("POST", "/v1/accounts", fields), eventID: eventID)
         }
         guard passcode.canRead else { throw Failure.usage("registering yourself sets a passcode: use a terminal or --passcode-stdin") }
         let new = try passcode.readNew(for: username)
@@ -17,7 +17,7 @@ extension ServerConnection {
         if let eventID { headers.append(("Idempotency-Key", eventID)) }
         let reply = try send("POST", url("/v1/accounts"), headers: headers, body: .bytes(canonicalJSON(.object(JSONObject(members)!))))
         guard reply.status < 400 else { throw problem(reply) }
-        return try appended(reply.json)
+        return try answer(reply.json)
     }
 
     /// `passcode set [USER]`: the new passcode asked twice, and the current one when one changes one's own.

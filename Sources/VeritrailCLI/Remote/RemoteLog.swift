@@ -125,7 +125,8 @@ extension ServerConnection {
 
 extension ServerConnection {
     /// `export` against the server: the events of `GET /v1/events` (the last `-n` of them when given), on
-    /// stdout or in `output` (created 0600, only once the server has accepted the request).
+    /// stdout or in `output` (created 0600, only once the server has accepted the request). A file that can not be
+    /// written is refused (65), as a local export refuses it: it is not the store.
     func export(_ filter: LogFilterOptions, to output: String?, proofs: Bool) throws {
         var file: FileDescriptor?
         defer { file?.close() }
@@ -136,10 +137,10 @@ extension ServerConnection {
                     do {
                         file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: 0o600)
                     } catch {
-                        throw Failure(code: Failure.storeFailed, message: "can not write \(path): \(error.reason)")
+                        throw Failure.refused("can not write \(path): \(error.reason)")
                     }
                 }
-                do { try file!.writeAll(line) } catch { throw Failure(code: Failure.storeFailed, message: "can not write \(path): \(error.reason)") }
+                do { try file!.writeAll(line) } catch { throw Failure.refused("can not write \(path): \(error.reason)") }
             } else {
                 out.append(line)
             }
@@ -154,7 +155,7 @@ extension ServerConnection {
         }
         if let path = output, path != "-", file == nil {
             do { try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: 0o600).close() } catch {
-                throw Failure(code: Failure.storeFailed, message: "can not write \(path): \(error.reason)")
+                throw Failure.refused("can not write \(path): \(error.reason)")
             }
         }
         out.flush()

@@ -33,26 +33,45 @@ extension Optional where Wrapped: BinaryInteger {
     var json: JSONValue? { map { .number(JSONNumber(Int64($0))) } }
 }
 
+/// What a server answered a write: its events (`isNew` false for each when it was a retry already recorded) and,
+/// for an address, where the server placed its city (`CityPlacement.answer(city:)`).
+struct RemoteAnswer {
+    var events: [AppendedEvent]
+    var placement: JSONValue?
+}
+
 extension ServerConnection {
     /// Sends `write` as the acting account and gives back the events the server says it appended.
     func write(_ write: RemoteWrite, eventID: String?) throws -> [AppendedEvent] {
-        let members = write.fields.compactMap { key, value in value.map { (key: key, value: $0) } }
-        let reply = try authorized(write.method, write.path, json: .object(JSONObject(members)!), idempotencyKey: eventID)
-        return try appended(reply.json)
+        try written(write, eventID: eventID).events
     }
 
-    /// `{"events": [{"seq", "id", "type"}]}` as the events it lists.
-    func appended(_ json: JSONValue) throws -> [AppendedEvent] {
+    /// Sends `write` as the acting account: what the server answered, with its placement of an address told on
+    /// stderr, as a local write tells it.
+    func written(_ write: RemoteWrite, eventID: String?) throws -> RemoteAnswer {
+        let members = write.fields.compactMap { key, value in value.map { (key: key, value: $0) } }
+        let reply = try authorized(write.method, write.path, json: .object(JSONObject(members)!), idempotencyKey: eventID)
+        return try answer(reply.json)
+    }
+
+    /// `{"events": [{"seq", "id", "type"}], "alreadyRecorded"?, "placement"?}` as what it says.
+    func answer(_ json: JSONValue) throws -> RemoteAnswer {
         guard case .object(let o) = json, case .array(let items)? = o["events"] else {
             throw Failure(code: Failure.storeFailed, message: "\(server) answered a write without its events")
         }
-        return try items.map { item in
+        let isNew = o["alreadyRecorded"] != .bool(true)
+        let events = try items.map { item in
             guard case .object(let e) = item, let seq = e["seq"]?.intValue, case .string(let id)? = e["id"],
                   case .string(let typeName)? = e["type"], let type = EventType(rawValue: typeName) else {
                 throw Failure(code: Failure.storeFailed, message: "\(server) answered a write with an event that is not {seq, id, type}")
             }
-            return AppendedEvent(seq: UInt64(seq), id: id, type: type, isNew: true)
+            return AppendedEvent(seq: UInt64(seq), id: id, type: type, isNew: isNew)
         }
+        let placement = o["placement"]
+        if let placement, case .string(let city)? = placement["city"], let placed = CityPlacement(answer: placement) {
+            Geocoder.tell(city, placed)
+        }
+        return RemoteAnswer(events: events, placement: placement)
     }
 }
 
@@ -67,11 +86,17 @@ extension ServerConnection {
         if seen > 0 {
             Output.note("warning: this code was scanned \(seen) time\(seen == 1 ? "" : "s") before: worth a second look")
         }
-        if json { return Output.json(scan) }
         let event = (reply.headers.header("Veritrail-Event") ?? "").split(separator: " ").map(String.init)
         guard case .string(let scanId)? = scan["scanId"], event.count == 2 else {
             throw Failure(code: Failure.storeFailed, message: "\(server) answered the scan without its scanId or event")
         }
+        // A retry under --id that the server found logged (200): told as `scan` tells it.
+        let already = reply.status == 200 ? "(seq \(event[0]), event \(event[1])): nothing written" : nil
+        if json {
+            if let already { Output.note("already recorded \(already)") }
+            return Output.json(scan)
+        }
+        if let already { return Output.print("already recorded scan \(Escaped.text(scanId)) \(already)") }
         Output.print("recorded scan \(Escaped.text(scanId)) (seq \(event[0]), event \(event[1]))")
     }
 

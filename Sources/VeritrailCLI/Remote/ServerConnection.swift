@@ -131,7 +131,8 @@ extension ServerConnection {
         guard passcode.canRead else {
             let login = "veritrail login --server \(server) --as \(account)"
             switch reason {
-            case .asked: throw Failure.notAllowed("there is no terminal to ask \(account)'s passcode on: pass --passcode-stdin and give it on stdin")
+            // As a local `unlock` says it: the command line was wrong (64).
+            case .asked: throw Failure.usage("a passcode is read from a terminal or with --passcode-stdin")
             case .noToken where takesPasscodeStdin:
                 throw Failure.notAllowed("\(account) has no session on \(server): run `\(login)`, or pass --passcode-stdin")
             case .noToken: throw Failure.notAllowed("\(account) has no session on \(server): run `\(login)` first")

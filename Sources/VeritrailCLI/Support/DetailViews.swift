@@ -65,7 +65,10 @@ extension Human {
         lines += facts([("head", "\(int(head?["seq"])):\(scalar(head?["hash"]))"), ("origin", text(o["origin"]))])
         if case .object(let types)? = o["byType"], !types.members.isEmpty {
             var table = Table("TYPE", "EVENTS", cuttable: [])
-            for (type, count) in types.members.sorted(by: { int($0.value) > int($1.value) }) { table.add(type, "\(int(count))") }
+            // Most first; a tie by name, so that the order is the same whatever order the answer's members came in (a
+            // server's answer is canonical JSON, its members sorted by name).
+            let sorted = types.members.sorted { int($0.value) != int($1.value) ? int($0.value) > int($1.value) : $0.key < $1.key }
+            for (type, count) in sorted { table.add(type, "\(int(count))") }
             lines += ["", table.render()]
         }
         return lines.joined(separator: "\n")

@@ -20,23 +20,6 @@ enum Geocoder {
         "note: could not place \"\(Escaped.text(city))\" in the gazetteer: the address is kept without geo"
     }
 
-    /// A placement for `--json`: `{"city", "placed": true, "name", "region"?, "regionCode"?, "country", "countryCode",
-    /// "lat", "lng", "rivals": [{"name", "region"?, "regionCode"?, "country", "countryCode", "population"}],
-    /// "leftAside": [part…]}`, or `{"city", "placed": false}` for a city kept without geo.
-    static func json(_ city: String, _ placement: CityPlacement) -> JSONValue {
-        guard case let .placed(place, rivals) = placement else { return J.object([("city", J.string(city)), ("placed", J.bool(false))]) }
-        func named(_ p: GazetteerPlace) -> [(String, JSONValue)] {
-            [("name", J.string(p.name))] + (p.region.map { [("region", J.string($0))] } ?? [])
-                + (p.regionCode.map { [("regionCode", J.string($0))] } ?? [])
-                + [("country", J.string(p.country)), ("countryCode", J.string(p.countryCode))]
-        }
-        let coordinates: [(String, JSONValue)] = [("lat", JSONNumber(place.latitude).map(JSONValue.number) ?? .null),
-                                                  ("lng", JSONNumber(place.longitude).map(JSONValue.number) ?? .null)]
-        return J.object([("city", J.string(city)), ("placed", J.bool(true))] + named(place) + coordinates + [
-            ("rivals", J.array(rivals.map { J.object(named($0) + [("population", J.int($0.population))]) })),
-            ("leftAside", J.array(place.leftAside.map(J.string))),
-        ])
-    }
 
     /// `Paris, Texas, United States`: the place, its region when the gazetteer knows it, its country.
     static func label(_ p: GazetteerPlace) -> String {
