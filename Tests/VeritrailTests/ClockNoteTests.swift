@@ -21,4 +21,12 @@ import Testing
         #expect(try CLI.run(["stats", "--as-of", "2026-11-01"] + store).stderr.isEmpty)
         #expect(try CLI.run(["stats"] + store).stderr.isEmpty)
     }
+
+    /// `VERITRAIL_NOW=` (empty, left from a script) is no setting: the wall clock, as without it, not a usage error.
+    @Test func anEmptyClockVariableIsNoSetting() throws {
+        let empty = try CLI.run(["stats", "--json"] + store, environment: ["VERITRAIL_NOW": ""])
+        let unset = try CLI.run(["stats", "--json"] + store)
+        #expect(empty.exit == 0 && empty.stdout == unset.stdout, "\(empty.transcript)")
+        #expect(try CLI.run(["stats"] + store, environment: ["VERITRAIL_NOW": "soon"]).exit == 64)
+    }
 }
