@@ -27,6 +27,11 @@ extension Store {
         }
     }
 
+    /// The first size after `after`, at most `through`, at which a commit ended (`ProofStore.firstCommit`).
+    public func firstCommit(after: UInt64, through: UInt64) throws -> UInt64? {
+        try log.read { reader in try proofs.firstCommit(reader.transaction, after: after, through: through) }
+    }
+
     /// The store's origin, or nil when it has none yet (a store made before proofs existed).
     public func origin() throws -> String? {
         try log.read { reader in try proofs.identity(reader.transaction)?.origin }

@@ -11,6 +11,10 @@ import SystemCalls
 public final class ProofStore: @unchecked Sendable {
     let treeDatabase: Database
     let metaDatabase: Database
+    /// Every size the store signed a checkpoint at as a write committed (8 bytes big-endian → empty): where each
+    /// commit ended, which the log itself does not say, so that a follower of the log sends each commit's
+    /// checkpoint after its events, whoever committed (server.md §5). Kept from this version on.
+    let commitsDatabase: Database
     public let file: CheckpointFile
     public let secretsFile: SecretsFile
     /// The secrets a store without an identity takes at its first write when its secrets file is missing
@@ -34,6 +38,7 @@ public final class ProofStore: @unchecked Sendable {
         do {
             treeDatabase = try ProofStore.open("tree", in: environment)
             metaDatabase = try ProofStore.open("meta", in: environment)
+            commitsDatabase = try ProofStore.open("commits", in: environment)
         } catch {
             throw StoreError("can not open the Merkle tree in \(directory): \(error)")
         }
@@ -50,6 +55,16 @@ public final class ProofStore: @unchecked Sendable {
     public func tree(_ txn: Transaction) -> StoredTree { StoredTree(transaction: txn, database: treeDatabase) }
 
     public func identity(_ txn: Transaction) throws -> StoreIdentity? { try StoreIdentity.read(txn, meta: metaDatabase) }
+
+    /// The first size after `after`, at most `through`, that a commit ended at (`commitsDatabase`); nil when none
+    /// is recorded there (none, or commits of a version that did not record them).
+    public func firstCommit(_ txn: Transaction, after: UInt64, through: UInt64) throws -> UInt64? {
+        guard after < through else { return nil }
+        let cursor = try txn.cursor(commitsDatabase)
+        guard let entry = try cursor.seek(atLeast: (after + 1).bigEndianBytes),
+              let size = UInt64(bigEndianBytes: entry.key), size <= through else { return nil }
+        return size
+    }
 
     /// The size of the last checkpoint the store's data says it signed; nil when it does not say (a store
     /// made before version 2).
@@ -156,7 +171,7 @@ public final class ProofStore: @unchecked Sendable {
             }
         }
         return ProofSession(identity: identity, secrets: secrets, writer: writer, keptSize: keptSize, signedSize: signed,
-                            transaction: txn, meta: metaDatabase, resealing: resealing)
+                            transaction: txn, meta: metaDatabase, commits: commitsDatabase, resealing: resealing)
     }
 
     /// Signs and keeps the checkpoint of the committed head, which the kept checkpoint is behind: the commit
@@ -251,10 +266,11 @@ public final class ProofSession {
     let signedSize: UInt64?
     let transaction: Transaction
     let meta: Database
+    let commits: Database
     let resealing: Bool
 
     init(identity: StoreIdentity, secrets: StoreSecrets, writer: TreeWriter, keptSize: UInt64?, signedSize: UInt64?,
-         transaction: Transaction, meta: Database, resealing: Bool) {
+         transaction: Transaction, meta: Database, commits: Database, resealing: Bool) {
         self.identity = identity
         self.secrets = secrets
         self.tree = writer
@@ -262,15 +278,18 @@ public final class ProofSession {
         self.signedSize = signedSize
         self.transaction = transaction
         self.meta = meta
+        self.commits = commits
         self.resealing = resealing
     }
 
     /// What to sign once the transaction commits: the tree as it now is, unless the kept checkpoint already
-    /// covers it (a write that appended nothing). Records, in this transaction, that the store signs it.
+    /// covers it (a write that appended nothing). Records, in this transaction, that the store signs it, and
+    /// that a commit ends at its size.
     public func finish() throws -> PendingCheckpoint? {
         let size = tree.frontier.size
         if !resealing, let keptSize, keptSize >= size { return nil }
         if signedSize != size { try transaction.put(meta, StoreIdentity.Keys.signedSize, size.bigEndianBytes) }
+        try transaction.put(commits, size.bigEndianBytes, [])
         return PendingCheckpoint(identity: identity, secrets: secrets,
                                  checkpoint: Checkpoint(origin: identity.origin, size: size, root: tree.frontier.root),
                                  force: resealing)

@@ -90,6 +90,13 @@ extension VeritrailStore {
         }
     }
 
+    /// The first size after `after`, at most `through`, at which a write's commit ended, when the store
+    /// recorded it (every commit of this version): so that a follower of the log tells each commit apart
+    /// (server.md §5). Nil when none is recorded in that range.
+    public func firstCommit(after: UInt64, through: UInt64) throws(VeritrailError) -> UInt64? {
+        try VeritrailError.catching { try store.firstCommit(after: after, through: through) }
+    }
+
     /// The signed checkpoint of the tree of the first `size` events (`log checkpoint`).
     public func checkpoint(size: UInt64? = nil) throws(VeritrailError) -> LogCheckpoint {
         try VeritrailError.catching {

@@ -33,10 +33,15 @@ extension Routes {
         let (backlog, rest) = try await logWindows(LogFilter(from: start, through: since), through: since, state: state) {
             seq, line, out in out += eventBytes(seq, line, sse: sse)
         }
-        // A backlog ends with the signed checkpoint of its last event, as each commit's events do.
+        // A backlog ends with the signed checkpoint of its last event when a commit ends there, as each commit's
+        // events do (one checkpoint for the whole backlog: not one for each commit it spans). When the follower is
+        // amid a large commit's slices, the rest of the commit follows, then its checkpoint.
         var lastCheckpoint: String?
         if start <= since {
-            lastCheckpoint = try await state.blocking { () throws(VeritrailError) in try state.store.checkpoint(size: since).note }
+            lastCheckpoint = try await state.blocking { () throws(VeritrailError) -> String? in
+                let endsCommit = since == head ? true : try state.store.firstCommit(after: since - 1, through: since) != nil
+                return endsCommit ? try state.store.checkpoint(size: since).note : nil
+            }
         }
         let backlogCheckpoint = lastCheckpoint
         var headers = HTTPFields()
@@ -55,7 +60,8 @@ extension Routes {
                     var chunk: [UInt8] = []
                     for (seq, line) in growth.lines where seq >= start { chunk += eventBytes(seq, line, sse: sse) }
                     guard !chunk.isEmpty else { continue }
-                    chunk += checkpointBytes(growth.checkpoint, sse: sse)
+                    // Only a commit's end has its checkpoint: a slice of a large commit has none.
+                    if let checkpoint = growth.checkpoint { chunk += checkpointBytes(checkpoint, sse: sse) }
                     try await writer.write(ByteBuffer(bytes: chunk))
                 case .heartbeat(let time):
                     try await writer.write(ByteBuffer(bytes: heartbeatBytes(time, sse: sse)))
@@ -93,7 +99,7 @@ extension Routes {
                 guard await sessionHolds(token, state: state) else { break }
                 switch tick {
                 case .growth(let growth):
-                    // A growth that does not reach the head (a large commit, told in slices) has no head to tell.
+                    // A growth that ends no commit (a slice of a large one) has no head to tell.
                     guard let head = growth.head else { continue }
                     let line = canonicalJSON(J.object([("seq", J.int(head.seq)),
                                                         ("at", head.at.map { J.string($0.description) } ?? .null)]))

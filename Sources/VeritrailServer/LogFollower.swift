@@ -2,14 +2,17 @@ import Foundation
 import Logging
 import VeritrailKit
 
-/// What the log gained in one step of the follower: the out form of each new event, up to `seq`, and the
-/// signed checkpoint of that size; `head` when that is the head (a step reads at most
-/// `LogFollower.stepLimit` events, so a large commit reaches the streams in several).
+/// What the log gained in one step of the follower: the out form of each new event, up to `seq`, and when a
+/// commit ends there, its signed checkpoint and the head it made (`seq` and the time of its last event). A step
+/// reads one commit, or at most `LogFollower.stepLimit` events of one: a large commit reaches the streams in
+/// several steps, the last of which ends it.
 struct LogGrowth: Sendable {
     var lines: [(seq: UInt64, line: [UInt8])]
     var seq: UInt64
-    var checkpoint: String
+    var checkpoint: String?
     var head: StoreHead?
+    /// Whether `seq` was the head when the step read it: when not, the next step comes at once.
+    var reachesHead: Bool
     /// What the growth holds in memory while a stream has not sent it.
     var bytes: Int
 }
@@ -84,7 +87,7 @@ final class LogFollower: @unchecked Sendable {
                 behind = false
                 do {
                     if let growth = try await state.blocking({ try self.step() }) {
-                        behind = growth.head == nil
+                        behind = !growth.reachesHead
                         let ended = publish(.growth(growth))
                         if ended > 0 {
                             state.logger.notice("ended \(ended) stream(s) more than \(Self.behindLimit >> 20) MiB behind; their clients follow again from their last seq")
@@ -141,7 +144,11 @@ final class LogFollower: @unchecked Sendable {
         lock.withLock { subscribers[subscription.id]?.unsent -= bytes }
     }
 
-    /// Reads what was committed since the last step, at most `stepLimit` events, or nil when nothing was.
+    /// Reads what was committed since the last step, one commit at a time and at most `stepLimit` events, or
+    /// nil when nothing was. Where each commit ends is recorded by the store (`VeritrailStore.firstCommit`), so
+    /// that commits that came between two steps are still told apart, each with its own checkpoint and head
+    /// (server.md §5), whoever made them; a commit of a version that did not record it ends at the next one
+    /// recorded, or the head.
     private func step() throws -> LogGrowth? {
         let (from, listened) = lock.withLock { (seen, !subscribers.isEmpty) }
         let head = try store.head()
@@ -151,7 +158,10 @@ final class LogFollower: @unchecked Sendable {
             lock.withLock { if subscribers.isEmpty { seen = max(seen, head.seq) } }
             return nil
         }
-        let through = min(head.seq, from + Self.stepLimit)
+        var through = min(head.seq, from + Self.stepLimit)
+        let commit = try store.firstCommit(after: from, through: through)
+        if let commit { through = commit }
+        let endsCommit = commit != nil || through == head.seq
         var lines: [(UInt64, [UInt8])] = []
         var next = from + 1
         var bytes = 0
@@ -160,9 +170,10 @@ final class LogFollower: @unchecked Sendable {
             next += 1
             bytes += line.count
         }
-        let checkpoint = try store.checkpoint(size: through).note
-        return LogGrowth(lines: lines, seq: through, checkpoint: checkpoint, head: through == head.seq ? head : nil,
-                         bytes: bytes + checkpoint.utf8.count)
+        let checkpoint = endsCommit ? try store.checkpoint(size: through).note : nil
+        let made = through == head.seq ? head : (endsCommit ? try store.head(asOf: .seq(through)) : nil)
+        return LogGrowth(lines: lines, seq: through, checkpoint: checkpoint, head: made, reachesHead: through == head.seq,
+                         bytes: bytes + (checkpoint?.utf8.count ?? 0))
     }
 
     /// Tells every stream `tick`, and ends those it would put more than `behindLimit` behind; returns how many.

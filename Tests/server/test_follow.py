@@ -1,12 +1,15 @@
 """server.md §5: following the log, as NDJSON and as server-sent events, whoever writes."""
 import json
+import os
 import re
 import threading
 import time
 
 import requests
 
-from conftest import cli
+import subprocess
+
+from conftest import NOW, VT, Server, cli
 from test_basics import is_problem
 
 
@@ -120,8 +123,8 @@ def test_a_stream_whose_client_has_gone_is_no_longer_open(server):
 
 
 def test_a_large_commit_in_slices_and_a_client_that_does_not_read_is_ended(server, tmp_path):
-    """A commit of 30,000 events of a kilobyte reaches a stream that reads in several slices, each with its
-    checkpoint, every seq once; the heads stream tells its head; a stream whose client reads nothing is ended
+    """A commit of 30,000 events of a kilobyte reaches a stream that reads in several slices, every seq once, and
+    the commit's checkpoint after its last; the heads stream tells its head; a stream whose client reads nothing is ended
     once it holds more than 8 MiB unsent, after what it held (the server does not keep the log for it)."""
     admin = server.sign_in("admin")
     auth = {"Authorization": "Bearer " + admin}
@@ -170,7 +173,8 @@ def test_a_large_commit_in_slices_and_a_client_that_does_not_read_is_ended(serve
         t.join(60)
     assert server.get("/v1/health").json()["head"] == last
     assert seqs == list(range(start, last + 1)), (seqs[:3], seqs[-3:], len(seqs))
-    assert len(checkpoints) >= 30000 // 4096 and checkpoints[-1] == last, checkpoints
+    # One commit, one checkpoint (server.md §5): its slices have none of their own.
+    assert checkpoints == [last], checkpoints
     # The unlock's commit may reach the follower after the heads stream opened, and is then told too.
     assert [seq for seq in told if seq >= start] == [last] and all(seq == start - 1 for seq in told[:-1]), told
     # The idle stream: what it was sent, in order, then its end; not the whole commit.
@@ -183,3 +187,61 @@ def test_a_large_commit_in_slices_and_a_client_that_does_not_read_is_ended(serve
     assert held == list(range(start, start + len(held))) and len(held) < 30000, (len(held), held[:3], held[-3:])
     assert re.search(r"ended \d+ stream\(s\) more than 8 MiB behind", server.stderr())
     reading.close(), heads.close()
+
+
+def test_each_commit_has_its_checkpoint_and_its_head_whoever_made_it(store):
+    """server.md §5: after the events of each commit, that commit's checkpoint, and a head line after each commit,
+    also for commits that land between two looks of the follower: 24 writes at once, one commit each
+    (`--commit-each`), and 6 command lines writing at once from other processes, one commit each."""
+    s = Server(store, extra=("--commit-each",))
+    try:
+        admin, ines = s.sign_in("admin"), s.sign_in("ines")
+        auth = {"Authorization": "Bearer " + admin}
+        start = s.get("/v1/health").json()["head"] + 1
+        last = start + 24 + 6 - 1
+        events = requests.get(s.url + f"/v1/events?follow=true&from={start}", headers=auth, stream=True, timeout=60)
+        heads = requests.get(s.url + "/v1/heads?follow=true", headers=auth, stream=True, timeout=60)
+        items, told = [], []
+
+        def read_events():
+            for line in events.iter_lines():
+                item = json.loads(line)
+                if "heartbeat" not in item:
+                    items.append(item)
+                if "checkpoint" in item and int(item["checkpoint"].split("\n")[1]) >= last:
+                    return
+
+        def read_heads():
+            for line in heads.iter_lines():
+                if "seq" in json.loads(line):
+                    told.append(json.loads(line)["seq"])
+                    if told[-1] >= last:
+                        return
+
+        readers = [threading.Thread(target=read_events, daemon=True), threading.Thread(target=read_heads, daemon=True)]
+        for t in readers:
+            t.start()
+        time.sleep(0.3)
+        scan = {"productName": "P", "category": "Toys", "result": "authentic"}
+        writers = [threading.Thread(target=lambda i=i: s.post("/v1/scans", ines, json=dict(scan, code=f"each-{i}"))) for i in range(24)]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("VERITRAIL_")} | {"VERITRAIL_NOW": NOW}
+        others = [subprocess.Popen([VT, "search", f"each-{i}", "--as", "kwan", "--store", s.store], env=env,
+                                   stdout=subprocess.DEVNULL) for i in range(6)]
+        for t in writers:
+            t.start()
+        for t in writers:
+            t.join(60)
+        assert all(p.wait(60) == 0 for p in others)
+        for t in readers:
+            t.join(60)
+        assert s.get("/v1/health").json()["head"] == last
+        # Every event its own commit: each followed by its checkpoint, and told as a head.
+        expected = []
+        for seq in range(start, last + 1):
+            expected += [("event", seq), ("checkpoint", seq)]
+        got = [("checkpoint", int(i["checkpoint"].split("\n")[1])) if "checkpoint" in i else ("event", i["seq"]) for i in items]
+        assert got == expected, got
+        assert [seq for seq in told if seq >= start] == list(range(start, last + 1)), told
+        events.close(), heads.close()
+    finally:
+        s.stop()
