@@ -125,8 +125,8 @@ extension ServerConnection {
 
 extension ServerConnection {
     /// `export` against the server: the events of `GET /v1/events` (the last `-n` of them when given), on
-    /// stdout or in `output` (created 0600, only once the server has accepted the request). A file that can not be
-    /// written is refused (65), as a local export refuses it: it is not the store.
+    /// stdout or in `output` (created 0600, only once the server has accepted the request). As a local export: a
+    /// file that can not be made is refused (65), a write to it that fails (a full disk) is 74.
     func export(_ filter: LogFilterOptions, to output: String?, proofs: Bool) throws {
         var file: FileDescriptor?
         defer { file?.close() }
@@ -140,7 +140,7 @@ extension ServerConnection {
                         throw Failure.refused("can not write \(path): \(error.reason)")
                     }
                 }
-                do { try file!.writeAll(line) } catch { throw Failure.refused("can not write \(path): \(error.reason)") }
+                do { try file!.writeAll(line) } catch { throw Failure(code: Failure.storeFailed, message: "can not write the output file: \(error.reason)") }
             } else {
                 out.append(line)
             }

@@ -20,7 +20,6 @@ enum Geocoder {
         "note: could not place \"\(Escaped.text(city))\" in the gazetteer: the address is kept without geo"
     }
 
-
     /// `Paris, Texas, United States`: the place, its region when the gazetteer knows it, its country.
     static func label(_ p: GazetteerPlace) -> String {
         [p.name, p.region, p.country].compactMap { $0 }.joined(separator: ", ")
