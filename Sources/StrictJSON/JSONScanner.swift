@@ -12,6 +12,11 @@ public final class JSONScanner {
     /// Deepest nesting of objects taken (events nest 3 deep).
     static let maxDepth = 8
 
+    /// Objects up to this many members are checked for a duplicate key pair by pair; larger ones through a set
+    /// of their keys' bytes, so that a line of a megabyte of distinct keys is not a billion comparisons (a probe
+    /// held an import's write lock for minutes with one).
+    public static let pairwiseKeyCheckLimit = 16
+
     struct Member {
         var keyStart: Int32
         var keyCount: Int32
@@ -274,6 +279,14 @@ extension JSONScanner.Buffers {
 
     func hasDuplicateKey(_ run: (start: Int32, count: Int32), _ bytes: UnsafePointer<UInt8>) -> Bool {
         let indices = order.base + Int(run.start)
+        if Int(run.count) > JSONScanner.pairwiseKeyCheckLimit {
+            var seen = Set<KeyBytes>(minimumCapacity: Int(run.count))
+            for i in 0..<Int(run.count) {
+                let m = members.base[Int(indices[i])]
+                guard seen.insert(KeyBytes(start: bytes + Int(m.keyStart), count: Int(m.keyCount))).inserted else { return true }
+            }
+            return false
+        }
         for i in 0..<Int(run.count) {
             let a = members.base[Int(indices[i])]
             for j in (i + 1)..<max(i + 1, Int(run.count)) {
@@ -285,4 +298,14 @@ extension JSONScanner.Buffers {
         }
         return false
     }
+}
+
+/// A key's bytes in the scanned text (keys the scanner takes have no escape: equal bytes are equal keys).
+private struct KeyBytes: Hashable {
+    let start: UnsafePointer<UInt8>
+    let count: Int
+
+    func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(start: start, count: count)) }
+
+    static func == (a: KeyBytes, b: KeyBytes) -> Bool { a.count == b.count && bytesEqual(a.start, b.start, count: a.count) }
 }

@@ -32,6 +32,26 @@ import Testing
         return true
     }
 
+    /// An object of many keys is checked for a duplicate through a set of its keys (past
+    /// `pairwiseKeyCheckLimit`), not pair by pair: a line of a megabyte of keys took minutes of an import's
+    /// write lock. A duplicate anywhere among them is still found, and the parser then refuses the text.
+    @Test func manyKeysAreCheckedForADuplicateWhereverItIs() throws {
+        let keys = (0..<20_000).map { "k\($0)" }
+        let distinct = "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+        #expect(try Self.scansAsParsed(distinct))
+        for at in [0, 17, 19_999] {
+            let twice = "{" + (keys + [keys[at]]).map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+            #expect(try !Self.scansAsParsed(twice), "the key at \(at) given twice was taken")
+            #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(twice) }
+        }
+        // At the limit and one past it, both ways of checking.
+        for count in [JSONScanner.pairwiseKeyCheckLimit, JSONScanner.pairwiseKeyCheckLimit + 1] {
+            let some = Array(keys.prefix(count))
+            #expect(try Self.scansAsParsed("{" + some.map { "\"\($0)\":1" }.joined(separator: ",") + "}"))
+            #expect(try !Self.scansAsParsed("{" + (some + [some[count - 1]]).map { "\"\($0)\":1" }.joined(separator: ",") + "}"))
+        }
+    }
+
     @Test func takesPlainLines() throws {
         let taken = [
             #"{"id":"e-1","type":"scan.recorded","at":"2026-08-23T13:05:42Z","actor":"paula","data":{"scanId":"s-1","flash":false,"n":-12,"z":0,"m":-0,"big":999999999999999999}}"#,
