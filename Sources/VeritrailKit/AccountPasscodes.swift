@@ -44,6 +44,10 @@ extension VeritrailStore {
     /// one's own passcode that is set already, `current` (nil refuses), recorded as an attempt; for
     /// another's, the admin passes the gate (`passcode` asked when needed); then `new` gives the new one,
     /// and the `passcode.set` is written. What a provider throws refuses as not allowed, kept as the cause.
+    ///
+    /// A retry under the write's id (`Idempotency-Key`) tries `current` again too, and so records an attempt.
+    /// Answered from the log without it, its answer (already recorded for the same new passcode, refused for
+    /// another) would tell whether a guess is the passcode that was set, with no attempt recorded and no lockout.
     @discardableResult
     public func setPasscode(for target: String? = nil, as actor: String, current: PasscodeProvider, new: NewPasscodeProvider,
                             passcode: PasscodeProvider? = nil,
@@ -56,15 +60,6 @@ extension VeritrailStore {
         try appendGated(as: nil, passcode: nil, options: check) { at, _ in
             [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
         }
-        func write(gated: Bool) throws(VeritrailError) -> [AppendedEvent] {
-            let credential = try credential(for: try VeritrailError.fromCaller { try new(target) }, retrying: options, index: 0)
-            return try appendGated(as: gated ? actor : nil, passcode: passcode, options: options) { at, _ in
-                [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]
-            }
-        }
-        // The retry (`Idempotency-Key`) of a set that was written finds it logged, and writes nothing: not even an
-        // attempt of the current passcode, which its first try recorded.
-        if try isLogged(options.eventID) { return try write(gated: true) }
         var hasPasscode = false
         if target == actor {
             hasPasscode = try VeritrailError.catching { try store.activeAccount(actor).lockout.hasPasscode }
@@ -80,10 +75,14 @@ extension VeritrailStore {
                 [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, standIn))]
             }
         }
+        let credential = try credential(for: try VeritrailError.fromCaller { try new(target) }, retrying: options, index: 0)
         // Every set passes the gate in its own transaction: one's own was just checked (which unlocks), but wrong
         // tries from elsewhere may have locked the account while the new passcode was hashed; another's is reset
         // through the gate like any write. Only a first passcode has no gate to pass.
-        return try write(gated: target != actor || hasPasscode)
+        let gated = target != actor || hasPasscode
+        return try appendGated(as: gated ? actor : nil, passcode: passcode, options: options) { at, _ in
+            [try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(target, credential))]
+        }
     }
 }
 

@@ -98,7 +98,13 @@ extension VeritrailStore {
             return try appendGated(as: actor, passcode: passcode, options: options) { at, _ in [try registered(at)] }
         }
         guard let newPasscode else { throw .malformed("registering yourself sets a passcode: give newPasscode", line: nil) }
-        let credential = try credential(for: try VeritrailError.fromCaller { try newPasscode(account.username) }, retrying: options, index: 1)
+        let given = try VeritrailError.fromCaller { try newPasscode(account.username) }
+        // A retry of a registration that was written (its id in the log) passes the gate of the account it made
+        // with the passcode it gives, an attempt recorded like any: a retry's answer (already recorded for the
+        // same passcode, refused for another) would otherwise tell anyone who knows the id whether a guess is the
+        // account's passcode, with no attempt and no lockout.
+        if try isLogged(options.eventID) { try attempt(account.username, passcode: given) }
+        let credential = try credential(for: given, retrying: options, index: 1)
         return try appendGated(as: nil, passcode: nil, options: options) { at, _ in
             [try registered(at),
              try EventData.event(.passcodeSet, actor: actor, at: at, EventData.passcode(account.username, credential))]
