@@ -19,10 +19,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def serve(vt, store, env, log_path):
-    """`veritrail serve` on `store`, once it answers /v1/health (at most 20 s); returns the process and its base URL.
-    Its stderr (the access log) goes to `log_path`."""
-    port = free_port()
+def serve(vt, store, env, log_path, port=None):
+    """`veritrail serve` on `store` (on `port`, or a free one), once it answers /v1/health (at most 20 s); returns the
+    process and its base URL. Its stderr (the access log) goes to `log_path`."""
+    port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     with open(log_path, "w") as log:
         server = subprocess.Popen([vt, "serve", "--store", store, "--listen", f"127.0.0.1:{port}"], env=env,

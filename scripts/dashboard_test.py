@@ -92,19 +92,26 @@ def main():
     subprocess.run([VT, "import", os.path.join(HERE, "Events", "demo.ndjson"), "--store", store], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     server, base = dashboard_browser.serve(VT, store, env, os.path.join(work, "server.log"))
+    running = {"server": server}
+
+    def restart():
+        """The server stopped and started again on its port, as after an upgrade: the pages open follow again."""
+        dashboard_browser.stop(running["server"])
+        running["server"], _ = dashboard_browser.serve(VT, store, env, os.path.join(work, "server-again.log"),
+                                                       port=int(base.rsplit(":", 1)[1]))
     driver = None
     try:
         api = API(base)
         api.sign_in("admin")
         driver = dashboard_browser.chromium(console=True)
         try:
-            run(driver, api, base, store, env)
+            run(driver, api, base, store, env, restart)
         except Exception as error:  # a screen that broke the walk: counted, and the summary still printed
             check(f"the walk through the screens went on to the end ({type(error).__name__}: {str(error)[:200]})", False)
     finally:
         if driver:
             driver.quit()
-        dashboard_browser.stop(server)
+        dashboard_browser.stop(running["server"])
         if os.environ.get("KEEP") != "1":
             shutil.rmtree(work, ignore_errors=True)
     print(f"dashboard: {passed} passed, {failed} failed")
@@ -177,7 +184,7 @@ def sign_in(driver, base, user, passcode=PASSCODE):
     dashboard_browser.sign_in(driver, base, user, passcode)
 
 
-def run(driver, api, base, store, env):
+def run(driver, api, base, store, env, restart):
     driver.set_window_size(1280, 900)
 
     # Sign-in: the button waits for both fields; three wrong passcodes lock the keypad with a countdown.
@@ -294,6 +301,11 @@ def run(driver, api, base, store, env):
     check("settings: saved", wait_until(driver, lambda: text(driver, "#settings-out") == "Saved."))
     _, settings = api.call("GET", "/v1/settings/admin")
     check("settings: the API has the new window", settings["historyWindow"] == "90d", settings)
+    # A change made elsewhere shows without a reload, and a save after it changes only what was changed here.
+    subprocess.run([VT, "settings", "set", "--history-window", "7d", "--store", store, "--as", "admin"], env=env, capture_output=True)
+    check("settings: a change made elsewhere shows live",
+          wait_until(driver, lambda: driver.execute_script("return document.getElementById('historyWindow').value") == "7d"),
+          driver.execute_script("return document.getElementById('historyWindow').value"))
     shoot(driver, "settings")
 
     # Customers: the colours, a status change, a registration.
@@ -341,6 +353,9 @@ def run(driver, api, base, store, env):
     click(driver, "form button[type=submit]")
     check("register: the customer is registered",
           wait_until(driver, lambda: "Registered web.client" in text(driver, "#register-out")), text(driver, "#register-out"))
+    check("register: where the city was placed is said in words, not as JSON",
+          text(driver, "#placement").startswith('Placed "Lyon" at Lyon') and "{" not in text(driver, "#placement"),
+          text(driver, "#placement"))
     status, registered = api.call("GET", "/v1/customers/web.client")
     check("register: the API shows the customer AWAITED", status == 200 and registered["status"] == "AWAITED", registered)
 
@@ -367,6 +382,13 @@ def run(driver, api, base, store, env):
     check("goals: the goal set on the ruler is the API's",
           wait_until(driver, lambda: any(m["metric"] == "scans" and m["target"] == 1200 for m in own()["metrics"])), own())
     check("goals: the ring shows it", wait_until(driver, lambda: "Goal: 1200" in text(driver, "#ring")), text(driver, "#main")[:300])
+    # A commit that changes nothing of this month's goals leaves an editor being used as it is.
+    click(driver, '#goal-metric option[value="jumps"]')
+    driver.execute_script("const r = document.getElementById('goal-target'); r.value = 4200;"
+                          "r.dispatchEvent(new Event('input')); document.activeElement.blur();")
+    subprocess.run([VT, "search", "unrelated", "--store", store, "--as", "kwan"], env=env, capture_output=True)
+    time.sleep(1.0)
+    check("goals: an unrelated commit leaves the editor's choice", text(driver, "#goal-shown") == "4200", text(driver, "#goal-shown"))
 
     # Audit.
     driver.get(base + "/#/audit")
@@ -378,6 +400,16 @@ def run(driver, api, base, store, env):
           text(driver, "#verify-out"))
     checkpoint = text(driver, "#checkpoint")
     check("audit: the checkpoint is shown", "\n\u2014 " in checkpoint or "— " in checkpoint)
+    def arrives(words):
+        subprocess.run([VT, "search", words, "--store", store, "--as", "kwan"], env=env, capture_output=True)
+        _, log = api.call("GET", "/v1/log/status")
+        return wait_until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, f'[data-seq="{log["head"]["seq"]}"]')) == 1,
+                          timeout=8)
+    check("audit: an event written elsewhere arrives in the list", arrives("audited"))
+    earlier = console_errors(driver, allowed=("/v1/heads",))
+    restart()
+    check("audit: after the server restarted, the list follows again", arrives("audited again"))
+    console_errors(driver)  # what the page asked while the server was down failed, on purpose
     shoot(driver, "audit")
 
     # A session ended elsewhere ends the live stream with it (server.md §2), and the screen goes back to sign-in.
@@ -390,6 +422,8 @@ def run(driver, api, base, store, env):
     subprocess.run([VT, "search", "ended-elsewhere", "--store", store, "--as", "kwan"], env=env, capture_output=True)
     check("session: the dashboard goes back to sign-in once its stream ends",
           wait_until(driver, lambda: "#/signin" in driver.current_url, timeout=5), driver.current_url)
+    check("session: no live mark is left on the sign-in screen", wait_until(driver, lambda: text(driver, "#live") == ""),
+          text(driver, "#live"))
 
     # A customer's own page: their details, editable but the email.
     sign_in(driver, base, "bret")
@@ -404,7 +438,7 @@ def run(driver, api, base, store, env):
           api.call("GET", "/v1/customers/bret")[1].get("phone"))
     shoot(driver, "me")
 
-    errors = console_errors(driver, allowed=("/v1/heads",))
+    errors = earlier + console_errors(driver, allowed=("/v1/heads",))
     check("the browser console holds no error", not errors, errors)
 
 

@@ -145,7 +145,7 @@ async function startLive() {
         headers: { Accept: "application/x-ndjson", Authorization: "Bearer " + state.session.token }, signal: ctl.signal });
       if (!res.ok) {
         // The session is over (the server ends a stream with it): back to sign-in, as a refused call does.
-        if (res.status === 401) { saveSession(null); location.hash = "#/signin?ended=1"; return; }
+        if (res.status === 401) { $("#live").textContent = ""; saveSession(null); location.hash = "#/signin?ended=1"; return; }
         throw new Error(String(res.status));
       }
       $("#live").textContent = "live";
@@ -495,29 +495,39 @@ async function scanDetails([id], params) {
 // ---- Settings --------------------------------------------------------------------------------------------
 
 async function settings() {
-  const s = await api("GET", `/v1/settings/${encodeURIComponent(me())}`);
-  const flash = h("input", { id: "flash", type: "checkbox", style: "width:auto", checked: s.flash });
-  const mode = h("select", { id: "captureMode" }, ["single", "batch"].map((m) => h("option", { value: m, selected: m === s.captureMode }, m)));
-  const win = h("select", { id: "historyWindow" }, s.windows.map((w) => h("option", { value: w, selected: w === s.historyWindow }, w)));
-  const out = h("p", { role: "status", id: "settings-out" });
-  show(h("h1", {}, "Settings"), h("form", { class: "card", onsubmit: async (e) => {
-    e.preventDefault();
-    const body = {};
-    if (flash.checked !== s.flash) body.flash = flash.checked;
-    if (mode.value !== s.captureMode) body.captureMode = mode.value;
-    if (win.value !== s.historyWindow) body.historyWindow = win.value;
-    if (!Object.keys(body).length) { out.textContent = "Nothing to change."; return; }
-    try {
-      await api("PATCH", `/v1/settings/${encodeURIComponent(me())}`, body);
-      Object.assign(s, body);
-      out.className = "ok"; out.textContent = "Saved.";
-    } catch (err) { out.replaceChildren(errorBox(err)); }
-  } }, h("label", { for: "flash" }, flash, " Flash always on"),
-  h("label", { for: "captureMode" }, "Capture mode"), mode,
-  h("label", { for: "historyWindow" }, "History window (the history's default)"), win, out,
-  h("button", { type: "submit" }, "Save")),
-  h("p", { class: "sub" }, h("a", { href: "https://veritrail.invalid/help" }, "Help"), " · ",
-    h("a", { href: "https://veritrail.invalid/feedback" }, "Feedback"), " · Veritrail dashboard"));
+  const fresh = changed();
+  let said = "";
+  const draw = async () => {
+    const s = await api("GET", `/v1/settings/${encodeURIComponent(me())}`);
+    if (!fresh(s)) return;
+    const flash = h("input", { id: "flash", type: "checkbox", style: "width:auto", checked: s.flash });
+    const mode = h("select", { id: "captureMode" }, ["single", "batch"].map((m) => h("option", { value: m, selected: m === s.captureMode }, m)));
+    const win = h("select", { id: "historyWindow" }, s.windows.map((w) => h("option", { value: w, selected: w === s.historyWindow }, w)));
+    const out = h("p", { role: "status", id: "settings-out", class: said ? "ok" : null }, said);
+    show(h("h1", {}, "Settings"), h("form", { class: "card", onsubmit: async (e) => {
+      e.preventDefault();
+      // What differs from the settings drawn, which a change made elsewhere redraws (a commit), so that a save
+      // never leaves a value other than the one shown.
+      const body = {};
+      if (flash.checked !== s.flash) body.flash = flash.checked;
+      if (mode.value !== s.captureMode) body.captureMode = mode.value;
+      if (win.value !== s.historyWindow) body.historyWindow = win.value;
+      if (!Object.keys(body).length) { out.textContent = "Nothing to change."; return; }
+      try {
+        await api("PATCH", `/v1/settings/${encodeURIComponent(me())}`, body);
+        Object.assign(s, body);
+        said = "Saved.";
+        out.className = "ok"; out.textContent = said;
+      } catch (err) { out.replaceChildren(errorBox(err)); }
+    } }, h("label", { for: "flash" }, flash, " Flash always on"),
+    h("label", { for: "captureMode" }, "Capture mode"), mode,
+    h("label", { for: "historyWindow" }, "History window (the history's default)"), win, out,
+    h("button", { type: "submit" }, "Save")),
+    h("p", { class: "sub" }, h("a", { href: "https://veritrail.invalid/help" }, "Help"), " · ",
+      h("a", { href: "https://veritrail.invalid/feedback" }, "Feedback"), " · Veritrail dashboard"));
+  };
+  state.refresh = draw;
+  await draw();
 }
 
 // ---- Customers (brief 003) -------------------------------------------------------------------------------
@@ -643,6 +653,17 @@ function ownDetailsForm(c, redraw) {
     fields.map(([k, label]) => [h("label", { for: "me-" + k }, label), inputs[k]]), out, h("button", { type: "submit" }, "Save"));
 }
 
+/** Where the server placed an address's city (the answer's `placement`), as the command line says it: the place,
+ *  or that it could not be placed; a guess names the places of similar size that bear the name too. */
+function placementSentence(p) {
+  const label = (q) => [q.name, q.region, q.country].filter(Boolean).join(", ");
+  if (!p.placed) return `"${p.city}" could not be placed: the address is kept without a position on the map.`;
+  const rivals = p.rivals || [];
+  if (!rivals.length) return `Placed "${p.city}" at ${label(p)}.`;
+  return `Placed "${p.city}" at ${label(p)}, by a guess: places of similar size bear that name too: `
+    + rivals.slice(0, 3).map(label).join("; ") + ". Say which with \"City, Country\" to be sure.";
+}
+
 /** The registration form, for an admin registering a customer or a customer registering themselves (with a
  *  passcode, set twice). */
 function registrationForm({ self }) {
@@ -665,8 +686,7 @@ function registrationForm({ self }) {
       const answer = await api("POST", "/v1/accounts", body);
       const placement = answer && answer.placement;
       out.replaceChildren(h("p", { class: "ok" }, `Registered ${body.username}.`),
-        placement ? h("p", { class: placement.guess ? "notice" : "sub", id: "placement" },
-          placement.guess ? "The address was placed by a guess: " : "Placed: ", placement.note || placement.place || JSON.stringify(placement)) : null,
+        placement ? h("p", { class: placement.rivals && placement.rivals.length ? "notice" : "sub", id: "placement" }, placementSentence(placement)) : null,
         self ? h("p", {}, h("a", { href: "#/signin" }, "Sign in")) : h("p", {}, h("a", { href: "#/customers/" + encodeURIComponent(body.username) }, "Open the customer")));
     } catch (err) { out.replaceChildren(errorBox(err)); }
   } },
@@ -727,8 +747,12 @@ async function goals(_, params) {
   let month = params.get("month") || "";
   let metricKey = params.get("metric") || "jumps";
   let view = "progress";
-  const draw = async () => {
+  const fresh = changed();
+  // `fromCommit`: asked again after a commit, which redraws (and so resets an editor being used) only when the
+  // answer changed; a click of the screen's own redraws.
+  const draw = async (fromCommit) => {
     const g = await api("GET", `/v1/goals/${encodeURIComponent(user)}` + query({ month }));
+    if (!fresh(g) && fromCommit === true) return;
     month = g.month;
     const metric = g.metrics.find((m) => m.metric === metricKey) || g.metrics[0];
     if (metric) metricKey = metric.metric;
@@ -762,7 +786,7 @@ async function goals(_, params) {
     if (user === me() && month === g.months[0]) parts.push(goalEditor(g, metricKey, draw));
     show(...parts);
   };
-  state.refresh = draw;
+  state.refresh = () => draw(true);
   await draw();
 }
 
@@ -838,21 +862,30 @@ async function audit() {
   followEvents(events);
 }
 
-/** The admins' event stream (server.md §5), newest first, the last 50 kept; ends when the screen changes. */
+/** The admins' event stream (server.md §5), newest first, the last 50 kept; ends when the screen changes. After a
+ *  drop (a restarted server) it follows again from the seq after the last one shown, as the heads stream does. */
 async function followEvents(list) {
   const ctl = new AbortController();
   const stop = () => { ctl.abort(); window.removeEventListener("hashchange", stop); };
   window.addEventListener("hashchange", stop);
-  try {
-    const res = await fetch("/v1/events?follow=true", { signal: ctl.signal,
-      headers: { Accept: "application/x-ndjson", Authorization: "Bearer " + state.session.token } });
-    if (!res.ok) return;
-    await readLines(res, (line) => {
-      if (line.seq === undefined) return;
-      list.prepend(h("li", { "data-seq": line.seq }, `${line.seq} · ${line.at} · ${line.actor} · ${line.type}`));
-      while (list.children.length > 50) list.lastChild.remove();
-    });
-  } catch { /* the screen changed, or the stream dropped */ }
+  let next = null;
+  while (!ctl.signal.aborted && state.session) {
+    try {
+      const res = await fetch("/v1/events?follow=true" + (next ? "&from=" + next : ""), { signal: ctl.signal,
+        headers: { Accept: "application/x-ndjson", Authorization: "Bearer " + state.session.token } });
+      // Not an admin's, or a session that is over (the heads stream takes the page to sign-in).
+      if (res.status === 401 || res.status === 403) return;
+      if (res.ok) {
+        await readLines(res, (line) => {
+          if (line.seq === undefined) return;
+          next = line.seq + 1;
+          list.prepend(h("li", { "data-seq": line.seq }, `${line.seq} · ${line.at} · ${line.actor} · ${line.type}`));
+          while (list.children.length > 50) list.lastChild.remove();
+        });
+      }
+    } catch { if (ctl.signal.aborted) return; }
+    await new Promise((r) => setTimeout(r, 1500));
+  }
 }
 
 // ---- Start -----------------------------------------------------------------------------------------------
