@@ -1,6 +1,8 @@
 """server.md §1, §7: starting, health, the access log, problems for bad requests, graceful stop."""
 import json
+import signal
 import socket
+import threading
 import time
 
 import requests
@@ -117,6 +119,41 @@ def test_access_log_and_graceful_stop(server):
     log = server.stderr()
     assert "POST /v1/sessions 201" in log and "GET /v1/stats 200" in log and " ines" in log
     assert token not in log and "1234" not in log.replace("µs", "")
+
+
+def test_a_stop_waits_for_writes_at_most_about_10_s(store, tmp_path):
+    """server.md §1: on SIGTERM the server finishes the requests in flight, at most 10 s, and exits 0. A batch whose
+    write takes longer (here 200,000 rows of a debug build) is not waited for: the process exits soon after the 10 s,
+    and the store holds all of the batch or none of it."""
+    path = tmp_path / "long.csv"
+    path.write_text("code,productName,category,result\n" + "".join(f"stop-{i},P,Toys,authentic\n" for i in range(200_000)))
+    s = Server(store)
+    try:
+        ines = s.sign_in("ines")
+        before = json.loads(cli("log", "status", "--json", store=store).stdout)["head"]["seq"]
+        answers = []
+        sender = threading.Thread(target=lambda: answers.append(_post_quietly(s, ines, path)), daemon=True)
+        sender.start()
+        time.sleep(2)
+        started = time.time()
+        s.process.send_signal(signal.SIGTERM)
+        code = s.process.wait(60)
+        took = time.time() - started
+    finally:
+        s.stop()
+    assert code == 0
+    assert took < 14, f"stopped after {took:.1f} s"
+    after = json.loads(cli("log", "status", "--json", store=store).stdout)["head"]["seq"]
+    assert after in (before, before + 200_000), (before, after)
+    assert cli("log", "verify", store=store).returncode == 0
+
+
+def _post_quietly(server, token, path):
+    try:
+        with open(path, "rb") as body:
+            return server.post("/v1/scans/batch", token, data=body, headers={"Content-Type": "text/csv"}).status_code
+    except requests.RequestException as error:
+        return type(error).__name__
 
 
 def test_the_access_log_escapes_what_a_client_sent(store):
