@@ -171,9 +171,15 @@ public struct FileStatus: Sendable {
     public let isRegularFile: Bool
     /// What kind of file it is, in words: "a regular file", "a directory", "a FIFO", …
     public let kind: String
+    /// Its inode and the time of its last change, in nanoseconds: with `size`, whether a file was written since
+    /// it was last read.
+    public let inode: UInt64
+    public let changedNanoseconds: Int64
 
     init(_ info: stat) {
         size = Int(info.st_size)
+        inode = UInt64(info.st_ino)
+        changedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
         kind = switch info.st_mode & S_IFMT {
         case S_IFREG: "a regular file"

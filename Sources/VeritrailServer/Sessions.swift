@@ -11,6 +11,10 @@ import VeritrailKit
 /// A token is valid at most 15 minutes from its grant, and only while its account's lockout state is
 /// `unlocked` and no event since the grant ended the account's access (a new passcode, a lockout, the
 /// account's deletion): decided from the log at each request, so a CLI in another process ends sessions too.
+///
+/// Several servers may serve one store, and share the file: each change is made under the file's lock
+/// (`server-sessions.lock`) to what the file holds then, so that no server writes over another's sessions,
+/// and a token another server granted is found by reading the file again when it has changed.
 final class SessionStore: @unchecked Sendable {
     /// A session's grant: the account, its role, and the granted attempt.
     struct Record: Sendable {
@@ -24,21 +28,16 @@ final class SessionStore: @unchecked Sendable {
     let path: String
     private let lock = NSLock()
     private var records: [String: Record] = [:]
+    /// The file as it was when last read or written (`FileStatus`'s inode, change time and size).
+    private var read: (inode: UInt64, changed: Int64, size: Int)?
     private let ends: AccessEnds
 
     /// The sessions kept in `directory`; those over their 15 minutes are dropped at the next write.
     init(directory: String) throws {
         path = directory + "/server-sessions"
-        var loaded: [String: Record] = [:]
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            for line in text.split(separator: "\n") {
-                let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-                guard f.count == 5, let seq = UInt64(f[3]), let at = Timestamp(String(f[4])) else { continue }
-                loaded[String(f[0])] = Record(username: String(f[1]), role: String(f[2]), grantSeq: seq, grantAt: at)
-            }
-        }
-        records = loaded
-        ends = AccessEnds(from: loaded.values.map(\.grantSeq).min() ?? .max)
+        ends = AccessEnds(from: .max)
+        reloadIfChanged()
+        if let oldest = records.values.map(\.grantSeq).min() { ends.watch(from: oldest) }
     }
 
     /// Makes a session for a grant and returns its token.
@@ -46,10 +45,9 @@ final class SessionStore: @unchecked Sendable {
         var random = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }
         let token = Self.base64url(bytes)
-        try lock.withLock {
+        try change {
             records = records.filter { now < $0.value.grantAt.adding(seconds: Self.lifetimeSeconds) }
             records[Self.digest(token)] = record
-            try persist()
         }
         ends.watch(from: record.grantSeq)
         return token
@@ -57,17 +55,21 @@ final class SessionStore: @unchecked Sendable {
 
     /// Ends the session of `token` (`DELETE /v1/sessions/current`).
     func close(token: String) throws {
-        try lock.withLock {
-            records[Self.digest(token)] = nil
-            try persist()
-        }
+        try change { records[Self.digest(token)] = nil }
     }
 
     /// The account behind `token` now, or 401 saying why not.
     func viewer(forToken token: String, store: VeritrailStore) throws(Problem) -> Viewer {
-        guard let record = lock.withLock({ records[Self.digest(token)] }) else {
+        // Another server on the store may have granted it: the file is read again when it changed.
+        let known = lock.withLock { () -> Record? in
+            if let record = records[Self.digest(token)] { return record }
+            reloadIfChanged()
+            return records[Self.digest(token)]
+        }
+        guard let record = known else {
             throw Problem.unauthorized("unknown token: sign in with POST /v1/sessions")
         }
+        ends.watch(from: record.grantSeq)
         let now = store.clock()
         guard now < record.grantAt.adding(seconds: Self.lifetimeSeconds) else {
             throw Problem.unauthorized("the session is over (15 minutes after sign-in): sign in again with POST /v1/sessions")
@@ -96,7 +98,39 @@ final class SessionStore: @unchecked Sendable {
         return Viewer(username: record.username, role: record.role)
     }
 
-    /// Writes every session to a new file and renames it over the old one (0600, synced).
+    /// Makes `body`'s change to the sessions the file holds now, under the file's lock, and writes them back.
+    private func change(_ body: () -> Void) throws {
+        try lock.withLock {
+            let guardFile = try FileDescriptor.open(path + ".lock", .readWrite, options: [.create, .closeOnExec], permissions: 0o600)
+            defer { guardFile.close() }
+            try guardFile.lockExclusively()
+            reloadIfChanged()
+            body()
+            try persist()
+        }
+    }
+
+    /// Reads the file again when it is not the one last read or written (another server wrote it). Under `lock`.
+    private func reloadIfChanged() {
+        guard let status = try? FileSystem.status(path) else {
+            read = nil
+            return
+        }
+        let now = (status.inode, status.changedNanoseconds, status.size)
+        if let read, read == now { return }
+        var loaded: [String: Record] = [:]
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+                guard f.count == 5, let seq = UInt64(f[3]), let at = Timestamp(String(f[4])) else { continue }
+                loaded[String(f[0])] = Record(username: String(f[1]), role: String(f[2]), grantSeq: seq, grantAt: at)
+            }
+        }
+        records = loaded
+        read = now
+    }
+
+    /// Writes every session to a new file and renames it over the old one (0600, synced), under the file's lock.
     private func persist() throws {
         var text = ""
         for (hash, r) in records.sorted(by: { $0.key < $1.key }) {
@@ -113,6 +147,7 @@ final class SessionStore: @unchecked Sendable {
             throw error
         }
         try FileSystem.rename(temporary, to: path)
+        read = (try? FileSystem.status(path)).map { ($0.inode, $0.changedNanoseconds, $0.size) }
     }
 
     static func digest(_ token: String) -> String {
@@ -139,16 +174,27 @@ final class AccessEnds: @unchecked Sendable {
     private let lock = NSLock()
     /// The last seq read (the scan starts after it).
     private var readThrough: UInt64
+    /// The first seq the scan read, or is to read.
+    private var scannedFrom: UInt64
     private var lastEnd: [String: UInt64] = [:]
     /// Each account's gate since the scan began: wrong passcodes in a row, and the end of its lock.
     private var gates: [String: (failures: Int, lockedUntil: Timestamp?)] = [:]
 
-    init(from seq: UInt64) { readThrough = seq == .max ? .max : seq - 1 }
+    init(from seq: UInt64) {
+        readThrough = seq == .max ? .max : seq - 1
+        scannedFrom = seq
+    }
 
-    /// Makes sure events from `seq` on are read (a grant older than every one so far).
+    /// Makes sure events from `seq` on are read: a grant older than every one so far (another server's, found in
+    /// the sessions' file) starts the scan again from it, or an end between its grant and the scan's start would
+    /// go unseen.
     func watch(from seq: UInt64) {
         lock.withLock {
-            if readThrough == .max { readThrough = seq - 1 }
+            guard seq < scannedFrom else { return }
+            readThrough = seq - 1
+            scannedFrom = seq
+            lastEnd = [:]
+            gates = [:]
         }
     }
 

@@ -50,3 +50,57 @@ def test_five_servers_on_one_store_answer_reads_and_writes(store):
         assert code == 0, log
         assert "READERS_FULL" not in log, log
     assert cli("log", "verify", store=store).returncode == 0
+
+
+def test_servers_on_one_store_share_their_sessions(store):
+    """server.md §2 keeps only tokens' hashes, in the store's directory, so that a restart logs nobody out. Two
+    servers on one store share that file: sign-ins at once on both are all granted (a shared temporary file once
+    made some 503), a token either granted is good on the other, and a restart of either keeps both's tokens (each
+    wrote the whole file from its own memory, and the last erased the other's)."""
+    a, b = Server(store), Server(store)
+    try:
+        granted, failures = [], []
+
+        def sign_in(server, user):
+            r = requests.post(server.url + "/v1/sessions", json={"user": user, "passcode": "1234"}, timeout=30)
+            (granted if r.status_code == 201 else failures).append((server.port, user, r.status_code, r.text[:200]))
+            return r.json().get("token") if r.status_code == 201 else None
+
+        tokens = []
+        threads = [threading.Thread(target=lambda s=s, u=u: tokens.append((s, sign_in(s, u))))
+                   for _ in range(5) for s in (a, b) for u in ("kwan", "ines")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failures and len(granted) == 20, failures
+        for _, token in tokens:
+            for server in (a, b):
+                assert server.get("/v1/stats", token).status_code == 200
+        a.stop()
+        a = Server(store)
+        for _, token in tokens:
+            assert a.get("/v1/stats", token).status_code == 200
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_session_another_server_granted_ends_as_its_own_would(store):
+    """A token granted by one server, whose access ended (a new passcode) before another server first read the log for
+    its own sessions, is refused by that other server too, even once its account signed in again: that server reads
+    the log again from the older grant."""
+    a, b = Server(store), Server(store)
+    try:
+        token = a.sign_in("bret")
+        changed = cli("passcode", "set", "bret", "--as", "admin", "--passcode-stdin", stdin=b"1234\n4321\n4321\n", store=store)
+        assert changed.returncode == 0, changed.stderr
+        # bret signs in again: unlocked, so only the end after the first token's grant refuses that token.
+        assert a.sign_in("bret", "4321")
+        kwan = b.sign_in("kwan")
+        assert b.get("/v1/stats", kwan).status_code == 200
+        assert a.get("/v1/customers/bret", token).status_code == 401
+        assert b.get("/v1/customers/bret", token).status_code == 401
+    finally:
+        a.stop()
+        b.stop()
