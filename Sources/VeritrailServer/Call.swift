@@ -73,8 +73,9 @@ final class Call: @unchecked Sendable {
 
     /// `bytes` as `jsonObject(allowed:)` reads a body.
     func jsonObject(_ bytes: [UInt8], allowed: Set<String>) throws -> JSONObject {
+        // 400, not HTTP's 415: server.md §7's table gives 400 to a body of the wrong form, and no other status.
         if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
-            throw Problem(.unsupportedMediaType, "unsupported-media-type",
+            throw Problem(.badRequest, "unsupported-media-type",
                           "the body must be application/json, got \(type.prefix(100))", exitCode: 64)
         }
         let value: JSONValue

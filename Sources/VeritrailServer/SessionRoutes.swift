@@ -12,16 +12,19 @@ extension Routes {
             let body = try await call.jsonObject(allowed: ["user", "passcode"])
             let user = try body.required("user")
             let passcode = try body.required("passcode")
-            call.user = user
             let state = call.state
             let store = state.store
             let (grant, role) = try await state.blocking { () throws(Problem) in
+                // The access log names the account once it is known to exist: a name that is none (a passcode typed
+                // in the wrong field, say) is not written there.
                 do throws(VeritrailError) {
                     let grant = try store.unlock(user, passcode: passcode)
+                    call.user = user
                     let role = try store.accounts()["accounts"]?.arrayValue?
                         .first { $0["username"]?.stringValue == user }?["role"]?.stringValue ?? "inspector"
                     return (grant, role)
                 } catch .notAllowed(let message, let seconds, let cause) {
+                    call.user = user
                     if let seconds, seconds > 0 { throw Problem(.lockedOut, "locked", message, exitCode: 77, retryAfter: seconds) }
                     if cause is GateRefusal { throw Problem.from(.notAllowed(message, lockedSeconds: seconds, cause: cause)) }
                     throw Problem.unauthorized(message)

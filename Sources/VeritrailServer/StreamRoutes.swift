@@ -18,7 +18,7 @@ extension Routes {
             let type = call.request.headers[.contentType]?.lowercased() ?? "application/x-ndjson"
             guard type.hasPrefix("application/x-ndjson") || type.hasPrefix("text/csv") || type.hasPrefix("application/json")
                     || type.hasPrefix("text/plain") else {
-                throw Problem(.unsupportedMediaType, "unsupported-media-type",
+                throw Problem(.badRequest, "unsupported-media-type",
                               "a batch of scans is NDJSON (application/x-ndjson) or CSV (text/csv), got \(type.prefix(100))", exitCode: 64)
             }
             let options = try writeOptions(call)

@@ -74,6 +74,9 @@ def test_bad_requests_are_4xx_problems(server):
     is_problem(server.get("/v1/history?type=fake", token), 400, 64)
     is_problem(server.get("/v1/scans/s-nope-nope", token), 404, 65)
     is_problem(server.get("/v1/goals/nobody", token), 404, 65)
+    # A body of another type is a body of the wrong form: 400 (server.md §7's table has no 415).
+    is_problem(server.post("/v1/searches", token, data=b"query=x", headers={"Content-Type": "application/x-www-form-urlencoded"}), 400, 64)
+    is_problem(server.post("/v1/scans/batch", token, data=b"x", headers={"Content-Type": "image/png"}), 400, 64)
 
 
 def test_many_malformed_requests_never_crash(server):
@@ -115,10 +118,13 @@ def test_access_log_and_graceful_stop(server):
     r = server.post("/v1/sessions", json={"user": "ines", "passcode": "1234"})
     token = r.json()["token"]
     server.get("/v1/stats", token)
+    # A sign-in of a name that is no account's (a passcode typed in the wrong field) does not write it in the log.
+    is_problem(server.post("/v1/sessions", json={"user": "secret98765", "passcode": "1234"}), 404, 65)
     assert server.stop() == 0
     log = server.stderr()
     assert "POST /v1/sessions 201" in log and "GET /v1/stats 200" in log and " ines" in log
     assert token not in log and "1234" not in log.replace("µs", "")
+    assert "POST /v1/sessions 404" in log and "secret98765" not in log
 
 
 def test_a_stop_waits_for_writes_at_most_about_10_s(store, tmp_path):
