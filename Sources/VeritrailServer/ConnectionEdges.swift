@@ -16,6 +16,7 @@ import VeritrailKit
 ///   Hummingbird answered a bare 400 without a body. Requests before it on the connection are answered first. A
 ///   parse error in a request's body goes on to Hummingbird, whose route reading the body refuses it as a problem;
 ///   that answer says `Connection: close`, since nothing after it on the connection can be read.
+/// - `Expect: 100-continue` is answered with a 100 before the body is read.
 /// - A client that closes its side of the connection (a FIN: Hummingbird allows half-closed connections) while an
 ///   endless answer is under way (an event stream, which marks its head with `endlessMark`, taken out here) has
 ///   gone: the connection is closed, which ends the stream (`ConnectionContext`). Hummingbird would keep it until
@@ -55,6 +56,13 @@ final class ConnectionEdges: ChannelDuplexHandler, RemovableChannelHandler {
             reading = true
             let request = Asked(http10: head.version == .http1_0, close: !head.isKeepAlive)
             asked.append(request)
+            // A client that sent `Expect: 100-continue` waits for a 100 before it sends the body (RFC 9110 §10.1.1:
+            // the server must send it or a final answer; Hummingbird sends neither). Sent at once when nothing
+            // else is being answered on the connection; a refusal comes once the body is read, as for any request.
+            if head.version == .http1_1, asked.count == 1,
+               head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
+            }
             if request.close {
                 // Hummingbird ends the connection after the answer only on this exact header.
                 head.headers.replaceOrAdd(name: "Connection", value: "close")
