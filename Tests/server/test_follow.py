@@ -24,6 +24,24 @@ def read_lines(response, count, timeout=10):
     return lines
 
 
+def read_heads(heads, last, told):
+    """Adds the seq of each line of a heads stream to `told`, until one reaches `last`."""
+    for line in heads.iter_lines():
+        if "seq" in json.loads(line):
+            told.append(json.loads(line)["seq"])
+            if told[-1] >= last:
+                return
+
+
+def reading_threads(*readers):
+    """Each reader on a thread of its own, started, with a moment for their streams to be open."""
+    threads = [threading.Thread(target=reader, daemon=True) for reader in readers]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    return threads
+
+
 def test_follow_ndjson_from_a_seq_then_live_from_another_process(server):
     admin = server.sign_in("admin")
     head = server.get("/v1/health").json()["head"]
@@ -154,17 +172,7 @@ def test_a_large_commit_in_slices_and_a_client_that_does_not_read_is_ended(serve
             stream = requests.get(server.url + f"/v1/events?follow=true&from={seqs[-1] + 1 if seqs else start}",
                                   headers=auth, stream=True, timeout=60)
 
-    def read_heads():
-        for line in heads.iter_lines():
-            if "seq" in json.loads(line):
-                told.append(json.loads(line)["seq"])
-                if told[-1] >= last:
-                    return
-
-    readers = [threading.Thread(target=read_all, daemon=True), threading.Thread(target=read_heads, daemon=True)]
-    for t in readers:
-        t.start()
-    time.sleep(0.3)
+    readers = reading_threads(read_all, lambda: read_heads(heads, last, told))
     path = tmp_path / "big.csv"
     path.write_text("code,productName,category,result\n" + "".join(f"slow-{i}-{'x' * 900},P,Toys,authentic\n" for i in range(30000)))
     r = cli("scan", "--batch", str(path), "--as", "ines", store=server.store)
@@ -211,17 +219,7 @@ def test_each_commit_has_its_checkpoint_and_its_head_whoever_made_it(store):
                 if "checkpoint" in item and int(item["checkpoint"].split("\n")[1]) >= last:
                     return
 
-        def read_heads():
-            for line in heads.iter_lines():
-                if "seq" in json.loads(line):
-                    told.append(json.loads(line)["seq"])
-                    if told[-1] >= last:
-                        return
-
-        readers = [threading.Thread(target=read_events, daemon=True), threading.Thread(target=read_heads, daemon=True)]
-        for t in readers:
-            t.start()
-        time.sleep(0.3)
+        readers = reading_threads(read_events, lambda: read_heads(heads, last, told))
         scan = {"productName": "P", "category": "Toys", "result": "authentic"}
         writers = [threading.Thread(target=lambda i=i: s.post("/v1/scans", ines, json=dict(scan, code=f"each-{i}"))) for i in range(24)]
         env = {k: v for k, v in os.environ.items() if not k.startswith("VERITRAIL_")} | {"VERITRAIL_NOW": NOW}
