@@ -382,6 +382,9 @@ def run(driver, api, base, store, env, restart):
     check("goals: the goal set on the ruler is the API's",
           wait_until(driver, lambda: any(m["metric"] == "scans" and m["target"] == 1200 for m in own()["metrics"])), own())
     check("goals: the ring shows it", wait_until(driver, lambda: "Goal: 1200" in text(driver, "#ring")), text(driver, "#main")[:300])
+    click(driver, '#goal-metric option[value="scans"]')
+    check("goals: a scans goal goes by ones (a goal of 50 can be set)",
+          driver.execute_script("const r = document.getElementById('goal-target'); r.value = 50; return r.value") == "50")
     # A commit that changes nothing of this month's goals leaves an editor being used as it is.
     click(driver, '#goal-metric option[value="jumps"]')
     driver.execute_script("const r = document.getElementById('goal-target'); r.value = 4200;"

@@ -792,15 +792,28 @@ async function goals(_, params) {
 
 /** Edit goals (brief 004): a ruler for the month's goal of each metric; calories needs fitness settings, which
  *  the server says when they are missing. 0 turns a metric off for the month. */
+/** Each metric's ruler: its end and its step. */
+const RULERS = { jumps: [100000, 100], calories: [100000, 10], scans: [10000, 1] };
+
 function goalEditor(g, chosen, redraw) {
   const current = (m) => (g.metrics.find((x) => x.metric === m) || {}).target || 0;
   const metric = h("select", { id: "goal-metric" }, ["jumps", "calories", "scans"].map((m) =>
     h("option", { value: m, selected: m === chosen }, METRIC_WORDS[m])));
-  const ruler = h("input", { id: "goal-target", type: "range", min: 0, max: 100000, step: 100, value: current(metric.value) });
-  const shown = h("output", { for: "goal-target", id: "goal-shown" }, ruler.value);
+  const ruler = h("input", { id: "goal-target", type: "range", min: 0 });
+  const shown = h("output", { for: "goal-target", id: "goal-shown" });
   const out = h("p", { role: "status", id: "goal-out" });
+  // Each metric's ruler in its own steps (a scans goal of 50 is a goal; jumps go by the hundred), reaching at least
+  // the goal already set.
+  const fit = () => {
+    const [max, step] = RULERS[metric.value];
+    ruler.max = Math.max(max, current(metric.value));
+    ruler.step = step;
+    ruler.value = current(metric.value);
+    shown.textContent = ruler.value;
+  };
+  fit();
   ruler.addEventListener("input", () => { shown.textContent = ruler.value; });
-  metric.addEventListener("change", () => { ruler.value = current(metric.value); shown.textContent = ruler.value; });
+  metric.addEventListener("change", fit);
   return h("form", { class: "card", id: "goal-form", onsubmit: async (e) => {
     e.preventDefault();
     try {
