@@ -60,9 +60,9 @@ final class SessionStore: @unchecked Sendable {
 
     /// The account behind `token` now, or 401 saying why not.
     func viewer(forToken token: String, store: VeritrailStore) throws(Problem) -> Viewer {
-        // Another server on the store may have granted it: the file is read again when it changed.
+        // Another server on the store may have granted it, or ended it (a sign-out): the file is read again when it
+        // changed (a `stat` a request).
         let known = lock.withLock { () -> Record? in
-            if let record = records[Self.digest(token)] { return record }
             reloadIfChanged()
             return records[Self.digest(token)]
         }

@@ -81,6 +81,10 @@ def test_servers_on_one_store_share_their_sessions(store):
         a = Server(store)
         for _, token in tokens:
             assert a.get("/v1/stats", token).status_code == 200
+        # A sign-out on one ends the session on the other too.
+        _, ended = tokens[0]
+        assert b.request("DELETE", "/v1/sessions/current", ended).status_code == 204
+        assert a.get("/v1/stats", ended).status_code == 401
     finally:
         a.stop()
         b.stop()
