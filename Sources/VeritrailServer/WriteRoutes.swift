@@ -272,9 +272,7 @@ extension Routes {
     /// Runs a write and answers `{"events": [...]}` as `--json` does: 201, or 200 when every event was in the
     /// log already (a retry under the same `Idempotency-Key`).
     static func written(_ call: Call, _ write: @escaping @Sendable () throws(VeritrailError) -> [AppendedEvent]) async throws -> Response {
-        let appended = try await call.state.blocking(write)
-        let isNew = appended.isEmpty || appended.contains(where: \.isNew)
-        return Responses.json(Answers.events(appended), status: isNew ? .created : .ok)
+        try await placedAndWritten(call) { _ throws(VeritrailError) in try write() }
     }
 
     /// `written` for a write that places an address's city (`register`, `account update`): the answer has the
