@@ -38,8 +38,17 @@ import VeritrailKit
         dora.street = "2 Elm St"
         dora.city = "Lyon"
         dora.zipcode = "69001"
-        try store.register(dora, newPasscode: { _ in "4321" })
+        try store.register(dora, newPasscode: { _ in "4321" }, options: WriteOptions(eventID: "real-dora"))
         try verified(store, after: "register (a customer registers itself)")
+        // Its retry under the id passes the gate again: the attempt it writes, a moment later, verifies too.
+        Thread.sleep(forTimeInterval: 0.01)
+        #expect(Answers.alreadyRecorded(try store.register(dora, newPasscode: { _ in "4321" }, options: WriteOptions(eventID: "real-dora"))))
+        try verified(store, after: "register retried under its id")
+        try store.setPasscode(to: "5678", current: "4321", as: "dora", options: WriteOptions(eventID: "real-dora-pass"))
+        Thread.sleep(forTimeInterval: 0.01)
+        #expect(Answers.alreadyRecorded(try store.setPasscode(to: "5678", current: "5678", as: "dora",
+                                                              options: WriteOptions(eventID: "real-dora-pass"))))
+        try verified(store, after: "setPasscode of one's own, and its retry under its id")
         var changes = AccountChanges()
         changes.name = "Dora Diaz"
         try store.updateAccount("dora", changes, as: "admin", passcode: admin)
